@@ -1,0 +1,134 @@
+/** Spec §3 entities as zod schemas: the shapes the server replies with and the client stores. */
+import { isRole, type Role } from './roles';
+
+/** Spec §3 user: what the console knows about who is signed in. */
+export interface User {
+  id: number;
+  email: string;
+  name: string;
+  role: Role;
+  organizationId: number | null;
+  organizationName: string;
+  isActive: boolean;
+  title: string;
+  image: string;
+  allowedRecordTypes: string[];
+  /** Session expiry, epoch milliseconds; 0 for anonymous. */
+  expires: number;
+  /** The real user's id while impersonating. */
+  impersonator?: number;
+}
+
+export const ANONYMOUS_USER: User = Object.freeze({
+  id: 0,
+  email: '',
+  name: '',
+  role: 'anonymous',
+  organizationId: null,
+  organizationName: '',
+  isActive: false,
+  title: '',
+  image: '',
+  allowedRecordTypes: [],
+  expires: 0,
+}) as User;
+
+/**
+ * Reads a user the server wrote (the readable cookie, a push): the identifying fields must be right, the
+ * rest fall back to the anonymous defaults. The server's replies are checked by `schemas/entities.ts`.
+ */
+export function readUser(value: unknown): User | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Partial<User>;
+  if (typeof v.id !== 'number' || !Number.isInteger(v.id) || !isRole(v.role) || typeof v.expires !== 'number')
+    return null;
+  const text = (x: unknown) => (typeof x === 'string' ? x : '');
+  return {
+    id: v.id,
+    email: text(v.email),
+    name: text(v.name),
+    role: v.role,
+    organizationId: typeof v.organizationId === 'number' ? v.organizationId : null,
+    organizationName: text(v.organizationName),
+    isActive: v.isActive === true,
+    title: text(v.title),
+    image: text(v.image),
+    allowedRecordTypes: Array.isArray(v.allowedRecordTypes)
+      ? v.allowedRecordTypes.filter((t) => typeof t === 'string')
+      : [],
+    expires: v.expires,
+    ...(typeof v.impersonator === 'number' ? { impersonator: v.impersonator } : {}),
+  };
+}
+
+/** Spec §3 organization, as the console shows it. */
+export interface Organization {
+  id: number;
+  name: string;
+  emailDomain: string | null;
+  acceptUsers: boolean;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt?: string | null;
+}
+
+/** Spec §3: the data areas the client holds; each keyed object merges into these. */
+export const DATA_AREAS = [
+  'self',
+  'organization',
+  'organizations',
+  'pricing',
+  'contract',
+  'contracts',
+  'user',
+  'users',
+  'key',
+  'keys',
+  'ip',
+  'template',
+  'templates',
+  'authors',
+  'state',
+  'sessions',
+  'who',
+  'whos',
+  'release',
+  'releases',
+  'clusters',
+  'deployment',
+  'deployments',
+  'tasks',
+  'segments',
+  'nda',
+  'ndaId',
+  'journeyId',
+  'buildingId',
+  'version',
+] as const;
+export type DataArea = (typeof DATA_AREAS)[number];
+
+/** Areas holding collections keyed by id (tasks are keyed by `key`). */
+export const COLLECTION_AREAS = [
+  'organizations',
+  'contracts',
+  'users',
+  'keys',
+  'templates',
+  'authors',
+  'sessions',
+  'whos',
+  'releases',
+  'clusters',
+  'deployments',
+  'tasks',
+  'segments',
+] as const satisfies readonly DataArea[];
+
+export type KeyedObject = Partial<Record<DataArea, unknown>>;
+
+/** The cookie the browser reads to learn who is signed in (spec §4). */
+export const USER_COOKIE = 'tessera_user';
+export const SESSION_COOKIE = 'tessera_session';
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+/** Header that every state-changing console call carries (CSRF defence). */
+export const REQUESTED_WITH_HEADER = 'x-requested-with';

@@ -1,0 +1,58 @@
+/** Spec §5 validation rules: one definition, used by server schemas and client forms alike. */
+import { PASSWORD_MAX, PASSWORD_MIN, ZIP_LENGTH } from './constants';
+
+export const MESSAGES = {
+  date: 'Please provide a valid date.',
+  domain: 'Please provide a valid domain name.',
+  email: 'Please provide a valid email address.',
+  integer: 'Please provide an integer.',
+  number: 'Please provide a valid number.',
+  password:
+    'Please provide a password that is at least 8 characters long and contains at least one uppercase letter, lowercase letter, number, and symbol.',
+  passwordConfirmation: 'Passwords do not match',
+  state: 'Please select a state.',
+  url: 'Please provide a valid URL.',
+  zip: 'Please provide a 5-digit zip code.',
+  required: (what: string) => `Please provide ${what}.`,
+} as const;
+
+export const MAX_LENGTH = {
+  domain: 100,
+  email: 100,
+  integer: 10,
+  number: 10,
+  password: PASSWORD_MAX,
+  url: 200,
+  zip: ZIP_LENGTH,
+  address: 200,
+  city: 50,
+  name: 100,
+} as const;
+
+const DOMAIN = /^(?=.{1,100}$)([a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i;
+const EMAIL = /^[^\s@]+@([a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i;
+const INTEGER = /^\d+$/;
+const NUMBER = /^\d+(\.\d+)?$/;
+const URL_RULE = /^https?:\/\/\S+$/i;
+const ZIP = /^\d{5}$/;
+
+/** The four character classes of the password checklist (spec §5), in display order. */
+export const PASSWORD_CHECKS = [
+  { label: '1 uppercase letter', test: (s: string) => /[A-Z]/.test(s) },
+  { label: '1 lowercase letter', test: (s: string) => /[a-z]/.test(s) },
+  { label: '1 number', test: (s: string) => /\d/.test(s) },
+  { label: '1 symbol', test: (s: string) => /[^A-Za-z0-9\s]/.test(s) },
+  { label: `${PASSWORD_MIN} characters total`, test: (s: string) => s.length >= PASSWORD_MIN },
+] as const;
+
+export function isStrongPassword(value: string): boolean {
+  return value.length <= PASSWORD_MAX && PASSWORD_CHECKS.every((c) => c.test(value));
+}
+
+export const isEmail = (v: string) => v.length <= MAX_LENGTH.email && EMAIL.test(v);
+export const isDomain = (v: string) => DOMAIN.test(v);
+export const isInteger = (v: string) => v.length <= MAX_LENGTH.integer && INTEGER.test(v);
+export const isNumber = (v: string) => v.length <= MAX_LENGTH.number && NUMBER.test(v);
+export const isUrl = (v: string) => v.length <= MAX_LENGTH.url && URL_RULE.test(v);
+export const isZip = (v: string) => ZIP.test(v);
+export const isDate = (v: string) => v.trim() !== '' && !Number.isNaN(Date.parse(v));

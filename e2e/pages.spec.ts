@@ -1,0 +1,156 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, newPage, signInAsRoot } from './support/browser';
+import { ROOT, type RunningServer, startServer } from './support/server';
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launch()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Every route of spec §2 with a concrete path and the title its page must have. */
+const SIGNED_IN_TITLES: [string, string][] = [
+  ['/', 'Home'],
+  ['/playground', 'Playground'],
+  ['/profile', 'Profile'],
+  ['/password/set', 'Set Password'],
+  ['/password/change', 'Change Password'],
+  ['/password/reset', 'Reset Password'],
+  ['/billing', 'Billing'],
+  ['/segments', 'Segments'],
+  ['/clusters', 'Clusters'],
+  ['/query', 'Query'],
+  ['/ssh', 'SSH'],
+  ['/contracts/1', 'Contract'],
+  ['/contracts/edit/1', 'Contract'],
+  ['/releases', 'Releases'],
+  ['/releases/2', 'Release'],
+  ['/releases/publish/2', 'Release'],
+  ['/deployments', 'Deployments'],
+  ['/deployments/3', 'Deployment'],
+  ['/deployments/delete/3', 'Deployment'],
+  ['/sessions', 'Sessions'],
+  ['/terms', 'Terms of Use'],
+  ['/organizations', 'Organizations'],
+  ['/organizations/4', 'Organization'],
+  ['/organizations/add', 'Organization'],
+  ['/organizations/edit/4', 'Organization'],
+  ['/users/5', 'User'],
+  ['/users/delete/5,6', 'User'],
+  ['/keys/7', 'API Key'],
+  ['/keys/edit/7', 'API Key'],
+  ['/templates', 'Templates'],
+  ['/templates/add', 'Template'],
+  ['/templates/edit/8', 'Template'],
+  ['/usage', 'Usage'],
+];
+
+const PUBLIC_TITLES: [string, string][] = [
+  ['/login', 'Sign in'],
+  ['/signup', 'Sign Up'],
+  ['/password/forgot', 'Forgot Password'],
+  ['/api', 'API Reference'],
+  ['/client', 'Client Libraries'],
+  ['/faq', 'Frequently Asked Questions'],
+  ['/scoring', 'Match Scores Explained'],
+  ['/contact', 'Contact Us'],
+  ['/chat', 'Support Chat'],
+];
+
+const ERROR_PAGES: [string, string, string][] = [
+  ['/error', 'Page Not Found', "We're sorry! The page you're looking for does not exist."],
+  ['/error/400', 'Bad Request', "We're sorry! An error has occurred. Please try again later."],
+  ['/error/401', 'Unauthorized', "We're sorry! An error has occurred. Please try again later."],
+  ['/error/402', 'Payment Error', "We're sorry! An error has occurred. Please try again later."],
+  ['/error/403', 'Forbidden', "We're sorry! You do not have permission to access the page you requested."],
+  ['/error/404', 'Page Not Found', "We're sorry! The page you're looking for does not exist."],
+  ['/error/409', 'Conflict Error', "We're sorry! An error has occurred. Please try again later."],
+  ['/error/451', 'Legal Notice', "We're sorry! An error has occurred. Please try again later."],
+  ['/error/500', 'Server Error', "We're sorry! An error has occurred. Please try again later."],
+  ['/error/418', 'Error', "We're sorry! An error has occurred. Please try again later."],
+  ['/error/409/That%20name%20is%20taken.', 'Conflict Error', 'That name is taken.'],
+];
+
+describe('titles', () => {
+  it('every signed-in route of spec §2 has its title', async () => {
+    const { context, page } = await newPage(browser);
+    await signInAsRoot(page, server.url);
+    for (const [path, title] of SIGNED_IN_TITLES) {
+      await page.goto(`${server.url}${path}`);
+      await expect.poll(() => page.title(), { message: path }).toBe(`Tessera - ${title}`);
+      expect(new URL(page.url()).pathname, path).toBe(path);
+    }
+    await context.close();
+  });
+
+  it('every public route has its title', async () => {
+    const { context, page } = await newPage(browser);
+    for (const [path, title] of PUBLIC_TITLES) {
+      await page.goto(`${server.url}${path}`);
+      await expect.poll(() => page.title(), { message: path }).toBe(`Tessera - ${title}`);
+    }
+    await context.close();
+  });
+});
+
+describe('error pages', () => {
+  it.each(ERROR_PAGES)('%s shows "%s" and its message', async (path, title, message) => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}${path}`);
+    await expect.poll(() => page.title()).toBe(`Tessera - ${title}`);
+    await page.getByTestId('page-title').getByText(title, { exact: true }).waitFor();
+    await page.getByText(message, { exact: true }).waitFor();
+    await context.close();
+  });
+
+  it.each(['/no/such/page', '/users/abc', '/templates/rename/3', '/keys/edit/x'])(
+    '%s shows Page Not Found',
+    async (path) => {
+      const { context, page } = await newPage(browser);
+      await signInAsRoot(page, server.url);
+      await page.goto(`${server.url}${path}`);
+      await expect.poll(() => page.title()).toBe('Tessera - Page Not Found');
+      await page.getByText("We're sorry! The page you're looking for does not exist.").waitFor();
+      await context.close();
+    },
+  );
+});
+
+describe('guards and sign-in', () => {
+  it('sends an anonymous visitor of a guarded page to /login', async () => {
+    const { context, page } = await newPage(browser);
+    for (const path of ['/', '/usage', '/releases', '/users/3']) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForURL(`${server.url}/login`);
+    }
+    await context.close();
+  });
+
+  it('signs in through the form and lands on Home with the menu', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(ROOT.email);
+    await page.getByLabel('Password', { exact: true }).fill(ROOT.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(() => page.title()).toBe('Tessera - Home');
+    await page.getByTestId('nav-drawer').getByText('Organizations').waitFor();
+    await context.close();
+  });
+
+  it('shows the error alert for a wrong password and stays on /login', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(ROOT.email);
+    await page.getByLabel('Password', { exact: true }).fill('Wrong-passw0rd!');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('alert-stack').getByText('The email or password is incorrect.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await context.close();
+  });
+});

@@ -1,0 +1,47 @@
+/** Debian Chromium driven by playwright-core; the flags are the ones that work as root on these machines. */
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { ROOT } from './server';
+
+export const CHROME_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function chromePath(): string {
+  const path = process.env.CHROME_PATH;
+  if (!path) throw new Error('CHROME_PATH is not set; run the browser tests through `npm test`.');
+  return path;
+}
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromePath(), headless: true, args: CHROME_FLAGS });
+}
+
+/** Signs in through the real sign-in endpoint from inside the page, so the browser holds the cookies. */
+export async function signInAsRoot(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  const status = await page.evaluate(async (credentials) => {
+    const res = await fetch('/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      body: JSON.stringify(credentials),
+    });
+    return res.status;
+  }, ROOT);
+  if (status !== 200) throw new Error(`sign-in failed with ${status}`);
+}
+
+export async function newPage(
+  browser: Browser,
+  width = 1280,
+  height = 800,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  return { context, page };
+}

@@ -1,0 +1,99 @@
+/** Builds the whole server from its dependencies. main.ts listens with it; tests call inject() on it. */
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyWebsocket from '@fastify/websocket';
+import { SOCKET_MAX_MESSAGE_BYTES } from '@tessera/common/constants';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { registerAuthRoutes } from './features/auth/routes';
+import { createAuthService } from './features/auth/service';
+import { createSessionService } from './features/sessions/service';
+import { registerSystemRoutes } from './features/system/routes';
+import { registerAuth } from './http/auth';
+import { registerConsole } from './http/console';
+import { registerErrorHandler } from './http/error-handler';
+import { registerOriginCheck } from './http/origin';
+import { loggerOptions } from './logger';
+import type { Fanout } from './socket/fanout';
+import { createHub, type Hub } from './socket/hub';
+import { registerSocket } from './socket/routes';
+import { serverVersion } from './version';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  fanout: Fanout;
+  /** A pino logger to use instead of one built from config (tests capture output this way). */
+  logger?: Logger;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    hub: Hub;
+    serverVersion: string;
+  }
+}
+
+/** A bodiless PUT or DELETE sent with a JSON content type (as console clients do) has no body, not a bad one. */
+function acceptEmptyJson(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database, fanout } = deps;
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 10 * 1024 * 1024,
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance; // one instance type whether or not a pino logger was handed in
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  acceptEmptyJson(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const version = serverVersion(config.staticDir, config.versionOverride);
+  const hub = createHub(fanout);
+  app.decorate('hub', hub);
+  app.decorate('serverVersion', version);
+  const cookies = { secure: config.publicUrl.protocol === 'https:' };
+  const sessions = createSessionService(database);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: SOCKET_MAX_MESSAGE_BYTES },
+    // Tell browsers why the socket closes (1001, going away) so they reconnect rather than give up.
+    preClose(done) {
+      hub.closeAll();
+      this.websocketServer.close(() => done());
+    },
+  });
+  registerAuth(app, sessions, cookies);
+  registerOriginCheck(app, config.publicUrl);
+
+  registerSystemRoutes(app, { database, version });
+  registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub }), cookies });
+  registerSocket(app, { hub, database, publicUrl: config.publicUrl, version });
+  await registerConsole(app, {
+    staticDir: config.staticDir,
+    assetPrefix: config.assetPrefix,
+    ciHost: config.ciHost,
+    version,
+  });
+
+  await app.ready();
+  return app;
+}

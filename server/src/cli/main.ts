@@ -1,0 +1,91 @@
+/** The `tessera` command: `npm run tessera -- <command>`. */
+import { parseArgs } from 'node:util';
+import { isRole, ROLES } from '@tessera/common/roles';
+import { ConfigError, loadConfig } from '../config';
+import { openDatabase } from '../db/client';
+import { migrate } from '../db/migrate';
+import { createUser } from '../features/users/service';
+import { AppError } from '../http/errors';
+import { serve } from '../main';
+import { openStorage } from '../runtime';
+
+const USAGE = `Usage: npm run tessera -- <command>
+
+Commands:
+  serve                                  start the server (what npm start runs after building the console)
+  migrate                                apply database migrations and exit
+  user create --email E --role R [--password P] [--name N]
+                                         create a verified user; roles: ${ROLES.filter((r) => r !== 'anonymous').join(', ')}
+                                         the password may come from TESSERA_PASSWORD instead of the command line
+
+Configuration comes from the environment (see README.md): DATABASE_URL, DATA_DIR, ...`;
+
+class UsageError extends Error {}
+
+async function userCreate(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      email: { type: 'string' },
+      role: { type: 'string', default: 'user' },
+      password: { type: 'string' },
+      name: { type: 'string', default: '' },
+    },
+  });
+  if (!values.email) throw new UsageError('user create needs --email.');
+  if (!isRole(values.role) || values.role === 'anonymous') throw new UsageError(`Unknown role "${values.role}".`);
+  const password = values.password ?? process.env.TESSERA_PASSWORD ?? null;
+  const database = await openStorage(loadConfig());
+  try {
+    const user = await createUser(database, { email: values.email, role: values.role, password, name: values.name });
+    console.log(`Created ${user.role} user ${user.id} <${user.email}>${password ? '' : ' without a password'}.`);
+  } finally {
+    await database.close();
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve();
+    case 'migrate': {
+      const config = loadConfig();
+      const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+      try {
+        await migrate(database);
+        console.log(`Migrations applied (${database.engine}).`);
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'user':
+      if (rest[0] === 'create') return userCreate(rest.slice(1));
+      throw new UsageError(`Unknown user command "${rest[0] ?? ''}".`);
+    case undefined:
+    case 'help':
+    case '--help':
+      console.log(USAGE);
+      return;
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+run(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError) {
+    console.error(`${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (
+    err instanceof AppError ||
+    err instanceof ConfigError ||
+    (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+  ) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+/**
+ * One database handle for the process: embedded PGlite in DATA_DIR, or PostgreSQL when DATABASE_URL is set.
+ * Both are driven through drizzle's PostgreSQL dialect, so repos do not know which engine they talk to.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** What a repo receives: the database, or the transaction it runs inside. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Executor = Db | Tx;
+
+export interface Database {
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction: everything or nothing. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** The raw client, for the migrator and bulk loaders. */
+  raw: { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; pool: pg.Pool };
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent PGlite is used. */
+  url?: string | null;
+  /** PGlite data folder; null keeps the database in memory (tests). */
+  dataDir?: string | null;
+  poolSize?: number;
+}
+
+function wrap(db: Db, engine: Database['engine'], raw: Database['raw'], close: () => Promise<void>): Database {
+  return {
+    db,
+    engine,
+    raw,
+    close,
+    transaction: (fn) => db.transaction(fn),
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+  };
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle client's error (e.g. the server restarting) must not crash the process; the next query reconnects.
+    pool.on('error', () => {});
+    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    const database = wrap(db, 'postgres', { kind: 'postgres', pool }, () => pool.end());
+    await database.ping();
+    return database;
+  }
+  let dataDir: string | undefined;
+  if (options.dataDir) {
+    // PGlite does not create parent folders.
+    dataDir = path.join(options.dataDir, 'pglite');
+    await mkdir(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create(dataDir, { extensions: { pg_trgm, fuzzystrmatch } });
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return wrap(db, 'pglite', { kind: 'pglite', client }, () => client.close());
+}

@@ -1,0 +1,4 @@
+export * from './organizations';
+export * from './page-views';
+export * from './sessions';
+export * from './users';

@@ -1,0 +1,33 @@
+/** Password sign-in, sign-out and the caller's own record. The accounts issue adds the rest of /auth. */
+import { ANONYMOUS_USER } from '@tessera/common/entities';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type CookiePolicy, clearSessionCookies, setSessionCookies } from '../../http/cookies';
+import { loginBody, loginReply, selfReply } from './schemas';
+import type { AuthService } from './service';
+
+export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthService; cookies: CookiePolicy }): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post('/auth/login', { schema: { body: loginBody, response: { 200: loginReply } } }, async (request, reply) => {
+    const { email, password, remember } = request.body;
+    const remembered = remember === true || remember === 'true';
+    const started = await deps.auth.login({
+      email,
+      password,
+      remember: remembered,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? '',
+    });
+    setSessionCookies(reply, deps.cookies, started.token, started.user, remembered);
+    return { location: '/' };
+  });
+
+  r.put('/auth/logout', { schema: { response: { 200: selfReply } } }, async (request, reply) => {
+    await deps.auth.logout(request.session);
+    clearSessionCookies(reply, deps.cookies);
+    return { self: ANONYMOUS_USER };
+  });
+
+  r.get('/v2/self', { schema: { response: { 200: selfReply } } }, async (request) => ({ self: request.user }));
+}

@@ -1,0 +1,75 @@
+import { ANONYMOUS_USER, type User } from '@tessera/common/entities';
+import type { Database } from '../../db/client';
+import { toUserRecord } from '../users/record';
+import type { UserRow } from '../users/repo';
+import { BROWSER_SESSION_MS, REMEMBER_MS, TOUCH_INTERVAL_MS } from './policy';
+import { findLiveSession, insertSession, revokeSession, touchSession } from './repo';
+import { hashToken, newSessionToken } from './tokens';
+
+export interface SessionContext {
+  id: number;
+  userId: number;
+  impersonatorId: number | null;
+  remember: boolean;
+  expiresAt: Date;
+}
+
+export interface Resolved {
+  session: SessionContext;
+  user: User;
+}
+
+export interface StartSessionInput {
+  user: UserRow;
+  organizationName: string | null;
+  remember: boolean;
+  ip: string;
+  userAgent: string;
+  impersonatorId?: number | null;
+}
+
+export interface StartedSession extends Resolved {
+  /** The cookie value; never stored. */
+  token: string;
+}
+
+export function createSessionService(database: Database) {
+  return {
+    async start(input: StartSessionInput): Promise<StartedSession> {
+      const token = newSessionToken();
+      const expiresAt = new Date(Date.now() + (input.remember ? REMEMBER_MS : BROWSER_SESSION_MS));
+      const row = await insertSession(database.db, {
+        tokenHash: hashToken(token),
+        userId: input.user.id,
+        impersonatorId: input.impersonatorId ?? null,
+        ip: input.ip,
+        userAgent: input.userAgent.slice(0, 500),
+        remember: input.remember,
+        expiresAt,
+      });
+      const user = toUserRecord(input.user, input.organizationName, expiresAt.getTime(), row.impersonatorId);
+      return { token, session: row, user };
+    },
+
+    /** The session and user behind a cookie token, or null when it is unknown, ended or expired. */
+    async resolve(token: string): Promise<Resolved | null> {
+      const row = await findLiveSession(database.db, hashToken(token));
+      if (!row) return null;
+      const { session } = row;
+      if (Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+        await touchSession(database.db, session.id);
+      }
+      return {
+        session,
+        user: toUserRecord(row.user, row.organizationName, session.expiresAt.getTime(), session.impersonatorId),
+      };
+    },
+
+    end(sessionId: number): Promise<boolean> {
+      return revokeSession(database.db, sessionId);
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
+export const ANONYMOUS: User = ANONYMOUS_USER;

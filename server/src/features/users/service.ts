@@ -1,0 +1,50 @@
+import type { Role } from '@tessera/common/roles';
+import { isRole } from '@tessera/common/roles';
+import { isEmail, isStrongPassword, MESSAGES } from '@tessera/common/validation';
+import type { Database } from '../../db/client';
+import { BadRequest, Conflict } from '../../http/errors';
+import { hashPassword } from './passwords';
+import { countUsers, findUserByEmail, insertUser, type UserRow } from './repo';
+
+export interface CreateUserInput {
+  email: string;
+  role: Role;
+  password?: string | null;
+  name?: string;
+  organizationId?: number | null;
+}
+
+/** Creates a verified, active user (operators' path: CLI and ROOT_EMAIL). */
+export async function createUser(database: Database, input: CreateUserInput): Promise<UserRow> {
+  const email = input.email.trim();
+  if (!isEmail(email)) throw new BadRequest(MESSAGES.email, [{ path: 'email', message: MESSAGES.email }]);
+  if (input.password && !isStrongPassword(input.password)) {
+    throw new BadRequest(MESSAGES.password, [{ path: 'password', message: MESSAGES.password }]);
+  }
+  if (!isRole(input.role) || input.role === 'anonymous') {
+    throw new BadRequest(`Unknown role "${input.role}".`, [{ path: 'role', message: 'Unknown role.' }]);
+  }
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  return database.transaction(async (tx) => {
+    if (await findUserByEmail(tx, email)) throw new Conflict(`There is already a user account for ${email}.`);
+    return insertUser(tx, {
+      email,
+      role: input.role,
+      name: input.name ?? '',
+      organizationId: input.organizationId ?? null,
+      passwordHash,
+      verifiedAt: new Date(),
+    });
+  });
+}
+
+/** On an empty database, creates the first root user from ROOT_EMAIL and ROOT_PASSWORD. */
+export async function ensureRootUser(
+  database: Database,
+  email: string | null,
+  password: string | null,
+): Promise<UserRow | null> {
+  if (!email || !password) return null;
+  if ((await countUsers(database.db)) > 0) return null;
+  return createUser(database, { email, password, role: 'root', name: 'Root' });
+}

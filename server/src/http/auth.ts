@@ -1,0 +1,40 @@
+/** Resolves the console session on every API request: `request.user` is the signed-in user or anonymous. */
+import { ANONYMOUS_USER, type User } from '@tessera/common/entities';
+import { hasRank, type Role } from '@tessera/common/roles';
+import { isApiPath } from '@tessera/common/routes';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SessionContext, SessionService } from '../features/sessions/service';
+import { type CookiePolicy, readSessionToken } from './cookies';
+import { Forbidden, Unauthorized } from './errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: User;
+    session: SessionContext | null;
+  }
+}
+
+export function registerAuth(app: FastifyInstance, sessions: SessionService, policy: CookiePolicy): void {
+  app.decorateRequest('user', null as unknown as User);
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request) => {
+    request.user = ANONYMOUS_USER;
+    request.session = null;
+    if (!isApiPath(request.url.split('?')[0] ?? '')) return;
+    const token = readSessionToken(request, policy);
+    if (!token) return;
+    const resolved = await sessions.resolve(token);
+    if (!resolved) return;
+    request.user = resolved.user;
+    request.session = resolved.session;
+  });
+}
+
+/** Route guard: below `minimum` an anonymous caller gets 401, a signed-in one 403. */
+export function requireRank(minimum: Role) {
+  return async (request: FastifyRequest) => {
+    if (hasRank(request.user.role, minimum)) return;
+    if (request.user.id === 0) throw new Unauthorized();
+    throw new Forbidden();
+  };
+}

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../test/harness';
+import { renderIndex } from './console';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ env: { CI_HOST: 'ci.tessera.example' } });
+});
+afterAll(() => t.app.close());
+
+describe('console', () => {
+  it.each(['/', '/users/12', '/templates/edit/3,4', '/no/such/page'])('answers %s with index.html', async (url) => {
+    const res = await t.app.inject(url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.body).toContain('src="/assets/index-abc123.js"');
+    expect(res.body).toContain('href="/favicon.svg"');
+  });
+
+  it('tells the page its configuration', async () => {
+    const res = await t.app.inject('/');
+    const meta = /<meta name="tessera-config" content='([^']*)'>/.exec(res.body)?.[1] ?? '';
+    expect(JSON.parse(meta.replace(/&quot;/g, '"'))).toEqual({ ciHost: 'ci.tessera.example', version: 'test-1' });
+  });
+
+  it('serves hashed assets for a year', async () => {
+    const res = await t.app.inject('/assets/index-abc123.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('answers a missing asset with 404, not the page', async () => {
+    const res = await t.app.inject('/assets/gone-123.js');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('not_found');
+  });
+
+  it('answers a POST to a page path with 404 JSON', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/users/12' });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('points assets at CDN_HOST when set', async () => {
+    const cdn = await buildTestApp({ env: { CDN_HOST: 'cdn.tessera.example' } });
+    const res = await cdn.app.inject('/login');
+    expect(res.body).toContain('src="https://cdn.tessera.example/assets/index-abc123.js"');
+    expect(res.headers['content-security-policy']).toContain("script-src 'self' https://cdn.tessera.example");
+    await cdn.app.close();
+  });
+
+  it('escapes the configuration so it cannot break out of the attribute', () => {
+    const html = renderIndex('<head></head>', {
+      staticDir: '',
+      assetPrefix: '',
+      ciHost: "x'><script>alert(1)</script>",
+      version: '1',
+    });
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('x&#39;>&lt;script>');
+  });
+
+  it('says how to build when there is no build', async () => {
+    const bare = await buildTestApp({ env: { STATIC_DIR: '/nonexistent/tessera-web' } });
+    const res = await bare.app.inject('/');
+    expect(res.statusCode).toBe(503);
+    expect(res.body).toContain('npm run build');
+    await bare.app.close();
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Serves the built console: hashed assets cached for a year (optionally from CDN_HOST), and index.html,
+ * never cached, for every non-API path so client routes survive a reload. Unknown API paths answer 404 JSON.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { isApiPath } from '@tessera/common/routes';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from './error-handler';
+
+export interface ConsoleOptions {
+  staticDir: string;
+  assetPrefix: string;
+  ciHost: string | null;
+  version: string;
+}
+
+const escapeAttribute = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** Rewrites the build's relative asset references to absolute ones and adds the runtime configuration. */
+export function renderIndex(html: string, options: ConsoleOptions): string {
+  const config = JSON.stringify({ ciHost: options.ciHost, version: options.version });
+  return html
+    .replace(/(src|href)="\.\/assets\//g, `$1="${options.assetPrefix}/assets/`)
+    .replace(/(src|href)="\.\//g, '$1="/')
+    .replace('</head>', `<meta name="tessera-config" content='${escapeAttribute(config)}'>\n</head>`);
+}
+
+function contentSecurityPolicy(assetPrefix: string): string {
+  const assets = assetPrefix ? ` ${new URL(assetPrefix).origin}` : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self'${assets}`,
+    // Emotion (MUI) injects style elements at run time.
+    `style-src 'self' 'unsafe-inline'${assets}`,
+    `font-src 'self' data:${assets}`,
+    "img-src 'self' data: blob: https:",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+const FILE_LIKE = /\.[a-z0-9]{1,8}$/i;
+
+export async function registerConsole(app: FastifyInstance, options: ConsoleOptions): Promise<void> {
+  const indexPath = path.join(options.staticDir, 'index.html');
+  const built = existsSync(indexPath);
+  const index = built
+    ? renderIndex(readFileSync(indexPath, 'utf8'), options)
+    : '<!doctype html><title>Tessera</title><p>The console has not been built. Run <code>npm run build</code>.</p>';
+  const csp = contentSecurityPolicy(options.assetPrefix);
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: options.staticDir,
+      prefix: '/',
+      index: false,
+      wildcard: false,
+      setHeaders(reply, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        reply.header('x-content-type-options', 'nosniff');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+    if (isApiPath(pathname) || !wantsPage) {
+      return sendError(reply, 404, 'not_found', `No such endpoint: ${request.method} ${pathname}`);
+    }
+    if (pathname.startsWith('/assets/') || FILE_LIKE.test(pathname)) {
+      return sendError(reply, 404, 'not_found', `No such file: ${pathname}`);
+    }
+    return reply
+      .code(built ? 200 : 503)
+      .headers({
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-cache',
+        'content-security-policy': csp,
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'referrer-policy': 'same-origin',
+      })
+      .send(index);
+  });
+}

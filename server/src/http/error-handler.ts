@@ -1,0 +1,87 @@
+/** The one place where failures become replies. Internals never reach the wire. */
+import type { ErrorBody, ErrorCode, FieldError } from '@tessera/common/errors';
+import { STATUS_NAMES } from '@tessera/common/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError } from './errors';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  402: 'payment_required',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+  429: 'rate_limited',
+  451: 'legal_notice',
+  503: 'unavailable',
+};
+
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  code: ErrorCode,
+  error: string,
+  fields?: FieldError[],
+): FastifyReply {
+  const body: ErrorBody = { error, code, requestId: String(reply.request.id) };
+  if (fields) body.fields = fields;
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+function validationFields(error: FastifyError): FieldError[] {
+  const context = error.validationContext ?? 'body';
+  return (error.validation ?? []).map((v) => {
+    const raw = v as unknown as { instancePath?: string; message?: string; params?: { issue?: { path?: unknown[] } } };
+    const issuePath = raw.params?.issue?.path;
+    const segments = Array.isArray(issuePath)
+      ? issuePath.map(String)
+      : (raw.instancePath ?? '').split('/').filter(Boolean);
+    return { path: [context, ...segments].join('.'), message: raw.message ?? 'Invalid value.' };
+  });
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return sendError(reply, error.status, error.code, error.message, error.fields);
+    }
+    if (hasZodFastifySchemaValidationErrors(error) || error.validation) {
+      const fields = validationFields(error);
+      const names = fields.map((f) => f.path).join(', ');
+      return sendError(reply, 400, 'validation_failed', `Invalid input: ${names}.`, fields);
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'reply did not match its schema');
+      return sendError(reply, 500, 'internal', 'An unexpected error occurred. Please try again later.');
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendError(reply, status, CODE_BY_STATUS[status] ?? 'bad_request', clientMessage(error, status));
+    }
+    request.log.error({ err: error }, 'request failed');
+    if (status === 503) return sendError(reply, 503, 'unavailable', 'The service is temporarily unavailable.');
+    return sendError(reply, 500, 'internal', 'An unexpected error occurred. Please try again later.');
+  });
+}
+
+/** Fastify's own 4xx messages are safe to show; they name what was wrong with the request. */
+function clientMessage(error: FastifyError, status: number): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'The request body is not valid JSON.';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is empty but its content type is JSON.';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'This content type is not supported here.';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large.';
+    default:
+      return error.message || STATUS_NAMES[status] || String(status);
+  }
+}

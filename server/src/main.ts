@@ -1,0 +1,44 @@
+/** Process entry: config -> database -> app -> listen. SIGTERM drains in-flight requests and exits 0. */
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openFanout, openStorage } from './runtime';
+
+const DRAIN_LIMIT_MS = 15_000;
+
+export async function serve(): Promise<void> {
+  const config = loadConfig();
+  const database = await openStorage(config);
+  const fanout = await openFanout(config);
+  const app = await buildApp({ config, database, fanout });
+  await app.listen({ port: config.port, host: config.host });
+  const address = new URL(config.publicUrl.href);
+  app.log.info(
+    `Tessera ${app.serverVersion} on ${database.engine === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
+  );
+  process.stdout.write(`\nTessera console: ${address.origin}/\n\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'draining');
+    setTimeout(() => {
+      app.log.error('drain took too long; exiting');
+      process.exit(1);
+    }, DRAIN_LIMIT_MS).unref();
+    await app.close(); // stops accepting, answers 503 meanwhile, waits for in-flight requests, closes sockets
+    await fanout.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (isEntry) {
+  serve().catch((err: unknown) => {
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,81 @@
+/** Open sockets, their channels, and delivery of pushes arriving from the fan-out. */
+import { ANONYMOUS_USER, type User } from '@tessera/common/entities';
+import { canSubscribe, type ServerMessage, SOCKET_CLOSE } from '@tessera/common/socket';
+import type { WebSocket } from 'ws';
+import type { Fanout, FanoutMessage } from './fanout';
+
+export interface Connection {
+  socket: WebSocket;
+  user: User;
+  sessionId: number | null;
+  journeyId: string;
+  channels: Set<string>;
+}
+
+export function send(conn: Connection, message: ServerMessage): void {
+  if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(JSON.stringify(message));
+}
+
+export function createHub(fanout: Fanout) {
+  const connections = new Set<Connection>();
+  const channels = new Map<string, Set<Connection>>();
+
+  function leave(conn: Connection, channel: string): void {
+    conn.channels.delete(channel);
+    const members = channels.get(channel);
+    members?.delete(conn);
+    if (members?.size === 0) channels.delete(channel);
+  }
+
+  function deliver(message: FanoutMessage): void {
+    if (message.kind === 'push') {
+      for (const conn of channels.get(message.channel) ?? []) send(conn, ['push', message.payload]);
+      return;
+    }
+    for (const conn of connections) {
+      if (conn.sessionId !== message.sessionId) continue;
+      send(conn, ['push', { self: ANONYMOUS_USER }]);
+      conn.socket.close(SOCKET_CLOSE.sessionEnded, 'Session ended');
+    }
+  }
+  fanout.onMessage(deliver);
+
+  return {
+    add(conn: Connection): void {
+      connections.add(conn);
+    },
+    remove(conn: Connection): void {
+      for (const channel of [...conn.channels]) leave(conn, channel);
+      connections.delete(conn);
+    },
+    /** Joins a channel if the connection's user may; returns whether it did. */
+    subscribe(conn: Connection, channel: string): boolean {
+      if (!canSubscribe(conn.user, channel)) return false;
+      conn.channels.add(channel);
+      const members = channels.get(channel) ?? new Set<Connection>();
+      channels.set(channel, members);
+      members.add(conn);
+      return true;
+    },
+    unsubscribe: leave,
+    clear(conn: Connection): void {
+      for (const channel of [...conn.channels]) leave(conn, channel);
+    },
+    /** Sends a keyed object to every browser on `channel`, on every server process. */
+    publish(channel: string, payload: Record<string, unknown>): Promise<void> {
+      return fanout.publish({ kind: 'push', channel, payload });
+    },
+    /** Tells every process to sign out and close the sockets of a session. */
+    endSession(sessionId: number): Promise<void> {
+      return fanout.publish({ kind: 'endSession', sessionId });
+    },
+    closeAll(code: number = SOCKET_CLOSE.goingAway, reason = 'Server shutting down'): void {
+      for (const conn of connections) conn.socket.close(code, reason);
+    },
+    get size(): number {
+      return connections.size;
+    },
+  };
+}
+
+export type Hub = ReturnType<typeof createHub>;

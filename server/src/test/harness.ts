@@ -1,0 +1,116 @@
+/**
+ * Test harness: one real database per worker (in-memory PGlite, or the run's PostgreSQL database), the real
+ * app built on it, and factories that make fresh organizations and users so tests never share rows.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Role } from '@tessera/common/roles';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { inject } from 'vitest';
+import { buildApp } from '../app';
+import { type Config, loadConfig } from '../config';
+import { type Database, openDatabase } from '../db/client';
+import { migrate } from '../db/migrate';
+import { organizations } from '../db/schema';
+import { createUser } from '../features/users/service';
+import { loggerOptions } from '../logger';
+import { type Fanout, memoryFanout } from '../socket/fanout';
+import type {} from './provided-context';
+
+let shared: Promise<Database> | undefined;
+
+/** The worker's database, migrated. Never closed by tests; the worker's exit ends it. */
+export function testDatabase(): Promise<Database> {
+  shared ??= (async () => {
+    const url = inject('databaseUrl');
+    const database = await openDatabase({ url, dataDir: null, poolSize: 4 });
+    if (!url) await migrate(database);
+    return database;
+  })();
+  return shared;
+}
+
+/** A folder that looks like a console build: index.html with relative asset paths, and one hashed asset. */
+export function consoleBuild(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tessera-web-'));
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="./assets/index-abc123.js"></script>' +
+      '<link rel="icon" href="./favicon.svg"></head><body><div id="root"></div></body></html>',
+  );
+  writeFileSync(path.join(dir, 'assets/index-abc123.js'), 'console.log("console")');
+  writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  return dir;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    STATIC_DIR: consoleBuild(),
+    TESSERA_VERSION: 'test-1',
+    ...env,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  fanout: Fanout;
+  logs: string[];
+}
+
+export async function buildTestApp(
+  options: { env?: Record<string, string>; fanout?: Fanout; database?: Database } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await testDatabase());
+  const config = testConfig(options.env);
+  const fanout = options.fanout ?? memoryFanout();
+  const logs: string[] = [];
+  const logger = pino(loggerOptions('info'), { write: (line: string) => void logs.push(line) });
+  const app = await buildApp({ config, database, fanout, logger });
+  return { app, database, config, fanout, logs };
+}
+
+export const PASSWORD = 'Corr3ct-horse!';
+
+export interface Member {
+  id: number;
+  email: string;
+  role: Role;
+  organizationId: number | null;
+}
+
+export async function makeOrganization(database: Database, name = `Org ${randomUUID().slice(0, 8)}`) {
+  const [org] = await database.db.insert(organizations).values({ name }).returning();
+  return org!;
+}
+
+export async function makeUser(
+  database: Database,
+  role: Role = 'user',
+  organizationId: number | null = null,
+): Promise<Member> {
+  const email = `${role}-${randomUUID()}@tessera.test`;
+  const row = await createUser(database, { email, role, password: PASSWORD, organizationId });
+  return { id: row.id, email: row.email, role, organizationId };
+}
+
+export const CONSOLE_HEADERS = { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' };
+
+/** Signs in through the real endpoint; returns the Cookie header a browser would send next. */
+export async function signIn(app: FastifyInstance, email: string, password = PASSWORD): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    headers: CONSOLE_HEADERS,
+    payload: { email, password },
+  });
+  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+  return res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+}

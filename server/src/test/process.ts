@@ -1,0 +1,89 @@
+/** Runs the real server or CLI as a child process, the way an operator would. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { REPO_ROOT } from '../config';
+import { scratchDatabase } from './databases';
+import type {} from './provided-context';
+
+const TSX = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
+
+/** Environment for a child that uses this run's database: the PostgreSQL one, or a new PGlite folder. */
+export function storageEnv(dataDir = mkdtempSync(path.join(tmpdir(), 'tessera-data-'))): Record<string, string> {
+  const url = inject('databaseUrl');
+  return url ? { DATABASE_URL: url, DATA_DIR: dataDir } : { DATA_DIR: dataDir };
+}
+
+/** Like storageEnv, but the database is new and empty (for first-start behaviour); drop it when done. */
+export async function emptyStorageEnv(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tessera-data-'));
+  const base = inject('databaseUrl') ? process.env.TEST_DATABASE_URL : undefined;
+  if (!base) return { env: { DATA_DIR: dataDir }, drop: async () => {} };
+  const scratch = await scratchDatabase(base, 'process');
+  return { env: { DATABASE_URL: scratch.url, DATA_DIR: dataDir }, drop: scratch.drop };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Child {
+  proc: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+  waitFor(text: string, timeoutMs?: number): Promise<void>;
+}
+
+export function runChild(args: string[], env: Record<string, string>): Child {
+  const proc = spawn(TSX, args, {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const listeners: (() => void)[] = [];
+  const collect = (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const l of [...listeners]) l();
+  };
+  proc.stdout!.on('data', collect);
+  proc.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return {
+    proc,
+    output: () => out,
+    exited,
+    waitFor(text, timeoutMs = 30_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (out.includes(text)) {
+            listeners.splice(listeners.indexOf(check), 1);
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => reject(new Error(`"${text}" never appeared in:\n${out}`)), timeoutMs);
+        listeners.push(check);
+        check();
+        void exited.then(() => setTimeout(() => reject(new Error(`exited before "${text}":\n${out}`)), 50));
+      });
+    },
+  };
+}
+
+/** Runs a CLI command to its end. */
+export async function runCli(args: string[], env: Record<string, string>) {
+  const child = runChild(['server/src/cli/main.ts', ...args], env);
+  const code = await child.exited;
+  return { code, output: child.output() };
+}

@@ -1,0 +1,9 @@
+/** What the global setup hands every test worker (vitest provide/inject). */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's PostgreSQL database, or null on PGlite. */
+    databaseUrl: string | null;
+  }
+}
+
+export {};

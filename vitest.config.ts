@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One runner for everything. The server suite runs on embedded PGlite and, when TEST_DATABASE_URL is set,
+ * a second time on that PostgreSQL server; browser tests live in their own project (see scripts/test.mjs).
+ */
+const serverProject = (name: string, engine: 'pglite' | 'postgres') => ({
+  test: {
+    name,
+    include: ['server/src/**/*.test.ts'],
+    environment: 'node',
+    globalSetup: ['server/src/test/global-setup.ts'],
+    env: { TEST_ENGINE: engine },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks' as const,
+  },
+});
+
+export default defineConfig({
+  test: {
+    reporters: ['default', './scripts/summary-reporter.ts'],
+    projects: [
+      { test: { name: 'common', include: ['common/src/**/*.test.ts'], environment: 'node' } },
+      serverProject('server', 'pglite'),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', 'postgres')] : []),
+      {
+        extends: existsSync('web/vite.config.ts') ? './web/vite.config.ts' : undefined,
+        test: {
+          name: 'web',
+          root: 'web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.spec.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks' as const,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,45 @@
+/**
+ * Spec §2 navigation behaviour. `beginNavigation` runs when the location changes (before pages' effects);
+ * `finishNavigation` runs once the page has loaded and rendered.
+ */
+import { SCROLL_OFFSET_PX } from '@tessera/common/constants';
+import { documentTitle } from '@tessera/common/routes';
+import type { ClientMessage } from '@tessera/common/socket';
+import { useStore } from '../lib/store';
+
+let hitIndex = 0;
+
+export function resetHitIndex(): void {
+  hitIndex = 0;
+}
+
+export function beginNavigation(pattern: string, href: string, search: string, send: (m: ClientMessage) => void): void {
+  const store = useStore.getState();
+  const first = store.route === null;
+  if (!first) store.set({ model: {} });
+  store.set({ route: { pattern, url: href }, loading: true });
+  store.clearAlerts();
+  send(['hit', { index: hitIndex++, url: href }]);
+  // Query-string parameters are synced into the page model.
+  store.setModel({ ...useStore.getState().model, ...Object.fromEntries(new URLSearchParams(search)) });
+}
+
+export function finishNavigation(pageTitle: string, hash: string): void {
+  useStore.getState().set({ loading: false });
+  document.title = documentTitle(pageTitle);
+  const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+  if (target) {
+    const top = target.getBoundingClientRect().top + window.scrollY - SCROLL_OFFSET_PX;
+    window.scrollTo({ top, behavior: 'smooth' });
+  } else {
+    window.scrollTo({ top: 0 });
+  }
+}
+
+/** The search string for a page model: its non-empty values. */
+export function modelSearch(model: Record<string, string>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(model)) if (v !== '') params.set(k, v);
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}

@@ -1,0 +1,63 @@
+/** One route: guard, resource pattern, lazily loaded page, and the end of the navigation once it renders. */
+import { hasRank } from '@tessera/common/roles';
+import {
+  isResourceRoute,
+  PASSWORD_ACTIONS,
+  type ResourceParams,
+  type RouteDef,
+  resourceParams,
+  routeTitle,
+} from '@tessera/common/routes';
+import { Suspense, useEffect } from 'react';
+import { Navigate, useLocation, useParams } from 'react-router';
+import { useStore } from '../lib/store';
+import { lazyPage } from './lazy-page';
+import { finishNavigation } from './navigation';
+
+const NOT_FOUND_ROUTE: RouteDef = { path: '*', title: 'Page Not Found', role: 'anonymous', module: 'error' };
+
+function PageReady({ title }: { title: string }) {
+  const location = useLocation();
+  useEffect(() => {
+    if ((location.state as { modelSync?: boolean } | null)?.modelSync) return;
+    finishNavigation(title, location.hash);
+  }, [location, title]);
+  return null;
+}
+
+function Page({
+  route,
+  params,
+  resource,
+}: {
+  route: RouteDef;
+  params: Record<string, string | undefined>;
+  resource: ResourceParams | null;
+}) {
+  const Component = lazyPage(route.module);
+  return (
+    <Suspense fallback={null}>
+      <Component route={route} params={params} resource={resource} />
+      <PageReady title={routeTitle(route, params)} />
+    </Suspense>
+  );
+}
+
+export function NotFound() {
+  return <Page route={NOT_FOUND_ROUTE} params={{ code: '404' }} resource={null} />;
+}
+
+export function RouteElement({ route }: { route: RouteDef }) {
+  const params = useParams();
+  const role = useStore((s) => s.self.role);
+  if (!hasRank(role, route.role)) return <Navigate to="/login" replace />;
+  let resource: ResourceParams | null = null;
+  if (isResourceRoute(route.path)) {
+    resource = resourceParams(params);
+    if (!resource) return <NotFound />;
+  }
+  if (route.path === '/password/:action' && !(PASSWORD_ACTIONS as readonly string[]).includes(params.action ?? '')) {
+    return <NotFound />;
+  }
+  return <Page route={route} params={params} resource={resource} />;
+}

@@ -1,0 +1,71 @@
+/**
+ * Spec §2 drawer: permanent and 200 px wide from 1040 px; a 56 px rail from 760 px that expands to 200 px
+ * on hover or focus; below 760 px a temporary drawer opened from the top bar's menu button.
+ */
+import Drawer from '@mui/material/Drawer';
+import Toolbar from '@mui/material/Toolbar';
+import { DRAWER_RAIL_WIDTH_PX, DRAWER_WIDTH_PX } from '@tessera/common/constants';
+import type { Role } from '@tessera/common/roles';
+import { useState } from 'react';
+import type { DrawerMode } from '../../lib/drawer-mode';
+import { drawerOffset } from './drawer-offset';
+import { NavMenu } from './nav-menu';
+
+interface Props {
+  mode: DrawerMode;
+  role: Role;
+  /** Icon mode only: whether the temporary drawer is open. */
+  open: boolean;
+  onClose: () => void;
+}
+
+export default function NavDrawer({ mode, role, open, onClose }: Props) {
+  const [expanded, setExpanded] = useState(false);
+  const paperData = { 'data-testid': 'nav-drawer', 'data-mode': mode } as Record<string, string>;
+
+  if (mode === 'icon') {
+    return (
+      <Drawer
+        variant="temporary"
+        open={open}
+        onClose={onClose}
+        slotProps={{ paper: { ...paperData, sx: { width: DRAWER_WIDTH_PX } } }}
+      >
+        <Toolbar />
+        <NavMenu role={role} compact={false} onNavigate={onClose} />
+      </Drawer>
+    );
+  }
+
+  const rail = mode === 'rail';
+  const width = rail && !expanded ? DRAWER_RAIL_WIDTH_PX : DRAWER_WIDTH_PX;
+  return (
+    <Drawer
+      variant="permanent"
+      sx={{ width: drawerOffset(mode), flexShrink: 0 }}
+      slotProps={{
+        paper: {
+          ...paperData,
+          onMouseEnter: rail ? () => setExpanded(true) : undefined,
+          onMouseLeave: rail ? () => setExpanded(false) : undefined,
+          onFocus: rail ? () => setExpanded(true) : undefined,
+          onBlur: rail
+            ? (event: React.FocusEvent<HTMLElement>) => {
+                if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setExpanded(false);
+              }
+            : undefined,
+          sx: {
+            width,
+            overflowX: 'hidden',
+            boxSizing: 'border-box',
+            transition: (theme) => theme.transitions.create('width', { duration: theme.transitions.duration.shorter }),
+            boxShadow: rail && expanded ? 8 : 0,
+          },
+        },
+      }}
+    >
+      <Toolbar />
+      <NavMenu role={role} compact={rail && !expanded} />
+    </Drawer>
+  );
+}

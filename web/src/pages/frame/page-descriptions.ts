@@ -1,0 +1,36 @@
+/**
+ * What each page not yet built will hold, shown in its frame so nobody mistakes it for a finished page.
+ * Each entry disappears when its page module is written.
+ */
+export const PAGE_DESCRIPTIONS: Record<string, string> = {
+  'user-playground':
+    'Try any lookup of the v2 API against live data: pick a method and path, fill its parameters, choose a template and an output format (CSV or JSON), and see the reply as you type.',
+  'user-profile': 'Your name, title, picture and password, the record types you may see, and your active sessions.',
+  password: 'Set, change or reset your password, or ask for a reset link by e-mail.',
+  'super-billing': 'Invoices and payments of every organization, with their contracts and amounts due.',
+  'super-segments': 'Audience segments: saved lookups that select identity records, and their sizes.',
+  'root-clusters': 'The database and search clusters the service runs on, and their health.',
+  'root-query': 'Read-only SQL against the service database, for operators.',
+  'root-ssh': 'SSH access to the service hosts: authorised keys and who may use them.',
+  'user-contract': 'A contract: its organization, term, prices per lookup, limits and invoices.',
+  'root-releases': 'Every release of the service, newest first, with its version and notes.',
+  'root-release': 'A release: its version, notes and the deployments that carry it.',
+  'root-deployments': 'Every deployment: which release went to which cluster, when, and by whom.',
+  'root-deployment': 'A deployment: its release, cluster, status and log.',
+  'super-sessions': 'Signed-in sessions across all users: where and when they started, and ending them.',
+  'api-reference': 'Every endpoint of the v2 API: parameters, replies, match scores and error codes, with examples.',
+  'client-libraries': 'The JavaScript, Python and Java clients: how to install them and call each lookup.',
+  signup: 'Create an account with your work e-mail, or sign up with an outside provider.',
+  terms: 'The agreement to accept before using the service.',
+  'user-organizations': 'The organizations you can see, with their e-mail domains and whether they accept new users.',
+  'user-organization': 'An organization: its name and e-mail domain, its users, API keys and contracts.',
+  'user-user': 'A user: name, e-mail, role, organization and the record types they may see.',
+  'user-key': 'An API key: its name, owner, allowed record types and when it was last used.',
+  'user-templates': 'The templates that shape lookup replies, with who may edit each.',
+  'user-template': 'A template: the fields and shape of a lookup reply, edited beside a live preview.',
+  'user-usage': 'Requests and matched records over time, by user, method and path, as a chart or a table.',
+  faq: 'Answers to the questions customers ask most about lookups, matching, keys and billing.',
+  scoring: 'How a match score is computed and what each range of scores means.',
+  contact: 'Write to the Tessera team; we answer by e-mail.',
+  chat: 'Talk to the Tessera support team in real time.',
+};
