@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -26,7 +25,7 @@ export default defineConfig({
       serverProject('server', 'pglite'),
       ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', 'postgres')] : []),
       {
-        extends: existsSync('web/vite.config.ts') ? './web/vite.config.ts' : undefined,
+        extends: './web/vite.config.ts',
         test: {
           name: 'web',
           root: 'web',

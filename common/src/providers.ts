@@ -20,3 +20,13 @@ export type ProviderId = IdentityProvider['id'];
 export function providerHref(id: ProviderId): string {
   return `/oauth/${id}`;
 }
+
+/** Why an outside sign-in came back to /login; the login page shows the matching alert. */
+export const PROVIDER_FAILURES = {
+  unconfigured: (name: string) => `Sign-in with ${name} is not set up on this server. Use your email and password.`,
+} as const;
+export type ProviderFailure = keyof typeof PROVIDER_FAILURES;
+
+export function findProvider(id: string): IdentityProvider | undefined {
+  return IDENTITY_PROVIDERS.find((p) => p.id === id);
+}

@@ -10,6 +10,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
+import { registerOauthRoutes } from './features/oauth/routes';
 import { createSessionService } from './features/sessions/service';
 import { registerSystemRoutes } from './features/system/routes';
 import { registerAuth } from './http/auth';
@@ -86,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, { database, version });
   registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub }), cookies });
+  registerOauthRoutes(app);
   registerSocket(app, { hub, database, publicUrl: config.publicUrl, version });
   await registerConsole(app, {
     staticDir: config.staticDir,

@@ -16,6 +16,7 @@ import { Link, useLocation } from 'react-router';
 import { useSettings } from '../../lib/settings';
 import { useStore } from '../../lib/store';
 import { useDarkMode } from '../app';
+import { Logo } from './logo';
 import { OfflineIndicator } from './offline-indicator';
 
 const UserMenu = lazy(() => import('./user-menu'));
@@ -46,7 +47,7 @@ export function TopBar({ onMenu }: { onMenu?: () => void }) {
           aria-label={`${PRODUCT_NAME} home`}
           sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none' }}
         >
-          <Box component="img" src="./favicon.svg" alt="" sx={{ width: 28, height: 28 }} />
+          <Logo />
           <Typography variant="h6" component="span" sx={{ fontWeight: 600 }}>
             {PRODUCT_NAME}
           </Typography>

@@ -10,13 +10,16 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { AUTH_PATHS } from '@tessera/common/auth-paths';
+import { findProvider, PROVIDER_FAILURES, type ProviderFailure } from '@tessera/common/providers';
 import { isEmail, MAX_LENGTH, MESSAGES } from '@tessera/common/validation';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { usePageModel } from '../../app/use-page-model';
 import { ApiError, api, fieldErrors } from '../../lib/api';
 import { navigate } from '../../lib/navigator';
 import { refreshUser } from '../../lib/session';
 import { useSettings } from '../../lib/settings';
+import { useStore } from '../../lib/store';
 import { PageHeading } from '../page-heading';
 import { ProviderButtons } from './provider-buttons';
 
@@ -30,7 +33,22 @@ export function validateLogin(email: string, password: string): Errors {
   return errors;
 }
 
+/** An outside sign-in that came back here (`?failure=…&provider=…`) becomes an alert, once. */
+function useProviderFailure(): void {
+  const [model, setModel] = usePageModel();
+  const { failure, provider } = model;
+  useEffect(() => {
+    if (!failure) return;
+    const found = findProvider(provider ?? '');
+    const text = PROVIDER_FAILURES[failure as ProviderFailure];
+    if (found && text)
+      useStore.getState().addAlert({ type: 'error', title: 'Sign-in unavailable', text: text(found.name) });
+    setModel({ failure: '', provider: '' });
+  }, [failure, provider, setModel]);
+}
+
 export default function LoginPage() {
+  useProviderFailure();
   const settings = useSettings();
   const [email, setEmail] = useState(settings.email);
   const [password, setPassword] = useState('');
