@@ -1,17 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, newPage, signInAsRoot } from './support/browser';
-import { ROOT, type RunningServer, startServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { newPage, signInAsRoot, useServerAndBrowser } from './support/browser';
+import { ROOT } from './support/server';
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 /** Every route of spec §2 with a concrete path and the title its page must have. */
 const SIGNED_IN_TITLES: [string, string][] = [
@@ -78,10 +69,10 @@ const ERROR_PAGES: [string, string, string][] = [
 
 describe('titles', () => {
   it('every signed-in route of spec §2 has its title', async () => {
-    const { context, page } = await newPage(browser);
-    await signInAsRoot(page, server.url);
+    const { context, page } = await newPage(env.browser);
+    await signInAsRoot(page, env.server.url);
     for (const [path, title] of SIGNED_IN_TITLES) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${env.server.url}${path}`);
       await expect.poll(() => page.title(), { message: path }).toBe(`Tessera - ${title}`);
       expect(new URL(page.url()).pathname, path).toBe(path);
     }
@@ -89,9 +80,9 @@ describe('titles', () => {
   });
 
   it('every public route has its title', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(env.browser);
     for (const [path, title] of PUBLIC_TITLES) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${env.server.url}${path}`);
       await expect.poll(() => page.title(), { message: path }).toBe(`Tessera - ${title}`);
     }
     await context.close();
@@ -100,8 +91,8 @@ describe('titles', () => {
 
 describe('error pages', () => {
   it.each(ERROR_PAGES)('%s shows "%s" and its message', async (path, title, message) => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.url}${path}`);
+    const { context, page } = await newPage(env.browser);
+    await page.goto(`${env.server.url}${path}`);
     await expect.poll(() => page.title()).toBe(`Tessera - ${title}`);
     await page.getByTestId('page-title').getByText(title, { exact: true }).waitFor();
     await page.getByText(message, { exact: true }).waitFor();
@@ -111,9 +102,9 @@ describe('error pages', () => {
   it.each(['/no/such/page', '/users/abc', '/templates/rename/3', '/keys/edit/x'])(
     '%s shows Page Not Found',
     async (path) => {
-      const { context, page } = await newPage(browser);
-      await signInAsRoot(page, server.url);
-      await page.goto(`${server.url}${path}`);
+      const { context, page } = await newPage(env.browser);
+      await signInAsRoot(page, env.server.url);
+      await page.goto(`${env.server.url}${path}`);
       await expect.poll(() => page.title()).toBe('Tessera - Page Not Found');
       await page.getByText("We're sorry! The page you're looking for does not exist.").waitFor();
       await context.close();
@@ -123,29 +114,29 @@ describe('error pages', () => {
 
 describe('guards and sign-in', () => {
   it('sends an anonymous visitor of a guarded page to /login', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(env.browser);
     for (const path of ['/', '/usage', '/releases', '/users/3']) {
-      await page.goto(`${server.url}${path}`);
-      await page.waitForURL(`${server.url}/login`);
+      await page.goto(`${env.server.url}${path}`);
+      await page.waitForURL(`${env.server.url}/login`);
     }
     await context.close();
   });
 
   it('signs in through the form and lands on Home with the menu', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.url}/login`);
+    const { context, page } = await newPage(env.browser);
+    await page.goto(`${env.server.url}/login`);
     await page.getByLabel('Email').fill(ROOT.email);
     await page.getByLabel('Password', { exact: true }).fill(ROOT.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${env.server.url}/`);
     await expect.poll(() => page.title()).toBe('Tessera - Home');
     await page.getByTestId('nav-drawer').getByText('Organizations').waitFor();
     await context.close();
   });
 
   it('shows the error alert for a wrong password and stays on /login', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.url}/login`);
+    const { context, page } = await newPage(env.browser);
+    await page.goto(`${env.server.url}/login`);
     await page.getByLabel('Email').fill(ROOT.email);
     await page.getByLabel('Password', { exact: true }).fill('Wrong-passw0rd!');
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -1,25 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, newPage, signInAsRoot } from './support/browser';
-import { ROOT, type RunningServer, startServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { newPage, signInAsRoot, useServerAndBrowser } from './support/browser';
+import { ROOT } from './support/server';
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launch()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 const background = (page: import('playwright-core').Page) =>
   page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
 describe('top bar (spec §2-3)', () => {
   it('starts light, toggles to dark, and keeps the choice across a reload', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.url}/faq`);
+    const { context, page } = await newPage(env.browser);
+    await page.goto(`${env.server.url}/faq`);
     await page.getByTestId('page-title').waitFor();
     expect(await background(page)).toBe('rgb(255, 255, 255)');
     await page.getByRole('button', { name: 'Toggle dark mode' }).click();
@@ -31,9 +22,9 @@ describe('top bar (spec §2-3)', () => {
   });
 
   it('has a logo that links home and a user card that signs out', async () => {
-    const { context, page } = await newPage(browser);
-    await signInAsRoot(page, server.url);
-    await page.goto(`${server.url}/usage`);
+    const { context, page } = await newPage(env.browser);
+    await signInAsRoot(page, env.server.url);
+    await page.goto(`${env.server.url}/usage`);
     await page.getByRole('link', { name: 'Tessera home' }).click();
     await expect.poll(() => page.title()).toBe('Tessera - Home');
     await page.getByRole('button', { name: 'User menu' }).click();
@@ -41,17 +32,17 @@ describe('top bar (spec §2-3)', () => {
     await card.getByText(ROOT.email).first().waitFor();
     expect(await card.textContent()).toContain('Root');
     await card.getByRole('button', { name: 'Sign Out' }).click();
-    await page.waitForURL(`${server.url}/login`);
-    await page.goto(`${server.url}/usage`);
-    await page.waitForURL(`${server.url}/login`);
+    await page.waitForURL(`${env.server.url}/login`);
+    await page.goto(`${env.server.url}/usage`);
+    await page.waitForURL(`${env.server.url}/login`);
     await context.close();
   });
 });
 
 describe('sign-in page (spec §2)', () => {
   it('links the password reset, sign-up and the four providers', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.url}/login`);
+    const { context, page } = await newPage(env.browser);
+    await page.goto(`${env.server.url}/login`);
     expect(await page.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/password/forgot');
     expect(await page.getByRole('link', { name: 'Sign Up' }).getAttribute('href')).toBe('/signup');
     for (const [name, id] of [
@@ -66,20 +57,20 @@ describe('sign-in page (spec §2)', () => {
   });
 
   it('comes back from a provider that is not set up with a closable alert saying so', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.url}/login`);
+    const { context, page } = await newPage(env.browser);
+    await page.goto(`${env.server.url}/login`);
     await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
     const alert = page.getByTestId('alert-stack').getByRole('alert');
     await alert.getByText('Sign-in with GitHub is not set up on this server. Use your email and password.').waitFor();
-    await expect.poll(() => page.url()).toBe(`${server.url}/login`);
+    await expect.poll(() => page.url()).toBe(`${env.server.url}/login`);
     await alert.getByRole('button', { name: 'Close' }).click();
     await alert.waitFor({ state: 'detached' });
     await context.close();
   });
 
   it('checks the fields before sending, and remembers the email when asked', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${server.url}/login`);
+    const { context, page } = await newPage(env.browser);
+    await page.goto(`${env.server.url}/login`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('Please provide an email address.').waitFor();
     await page.getByText('Please provide a password.').waitFor();
@@ -87,13 +78,13 @@ describe('sign-in page (spec §2)', () => {
     await page.getByLabel('Password', { exact: true }).fill(ROOT.password);
     await page.getByLabel('Remember me').check();
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${env.server.url}/`);
     const session = (await context.cookies()).find((c) => c.name === 'tessera_session');
     expect(session?.expires).toBeGreaterThan(Date.now() / 1000 + 29 * 24 * 3600);
 
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('button', { name: 'Sign Out' }).click();
-    await page.waitForURL(`${server.url}/login`);
+    await page.waitForURL(`${env.server.url}/login`);
     expect(await page.getByLabel('Email').inputValue()).toBe(ROOT.email);
     await context.close();
   });

@@ -1,6 +1,7 @@
 /** Debian Chromium driven by playwright-core; the flags are the ones that work as root on these machines. */
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { ROOT } from './server';
+import { afterAll, beforeAll } from 'vitest';
+import { ROOT, type RunningServer, type ServerOptions, startServer } from './server';
 
 export const CHROME_FLAGS = [
   '--no-sandbox',
@@ -44,4 +45,17 @@ export async function newPage(
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   return { context, page };
+}
+
+/** One server and one browser for a spec file, started together and stopped after its last test. */
+export function useServerAndBrowser(options?: ServerOptions): { server: RunningServer; browser: Browser } {
+  const shared = {} as { server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    [shared.server, shared.browser] = await Promise.all([startServer(options), launch()]);
+  });
+  afterAll(async () => {
+    await shared.browser?.close();
+    await shared.server?.stop();
+  });
+  return shared;
 }

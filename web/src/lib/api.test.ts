@@ -76,7 +76,10 @@ describe('requests (spec §7)', () => {
     answer(
       new Response('time,requests\n', {
         status: 200,
-        headers: { 'content-type': 'text/csv', 'content-disposition': `attachment; filename*=UTF-8''usage%20report.csv` },
+        headers: {
+          'content-type': 'text/csv',
+          'content-disposition': `attachment; filename*=UTF-8''usage%20report.csv`,
+        },
       }),
     );
     expect(await api.get('/v2/usage', { format: 'csv' })).toEqual({});

@@ -21,15 +21,18 @@ export interface NewSession {
   expiresAt: Date;
 }
 
+/** The session fields the server works with (never the token hash). */
+const SESSION_COLUMNS = {
+  id: sessions.id,
+  userId: sessions.userId,
+  impersonatorId: sessions.impersonatorId,
+  expiresAt: sessions.expiresAt,
+  lastSeenAt: sessions.lastSeenAt,
+  remember: sessions.remember,
+};
+
 export async function insertSession(db: Executor, values: NewSession): Promise<SessionRow> {
-  const [row] = await db.insert(sessions).values(values).returning({
-    id: sessions.id,
-    userId: sessions.userId,
-    impersonatorId: sessions.impersonatorId,
-    expiresAt: sessions.expiresAt,
-    lastSeenAt: sessions.lastSeenAt,
-    remember: sessions.remember,
-  });
+  const [row] = await db.insert(sessions).values(values).returning(SESSION_COLUMNS);
   return row!;
 }
 
@@ -37,14 +40,7 @@ export async function insertSession(db: Executor, values: NewSession): Promise<S
 export async function findLiveSession(db: Executor, tokenHash: string) {
   const [row] = await db
     .select({
-      session: {
-        id: sessions.id,
-        userId: sessions.userId,
-        impersonatorId: sessions.impersonatorId,
-        expiresAt: sessions.expiresAt,
-        lastSeenAt: sessions.lastSeenAt,
-        remember: sessions.remember,
-      },
+      session: SESSION_COLUMNS,
       user: users,
       organizationName: organizations.name,
     })
