@@ -3,6 +3,6 @@ export const AUTH_PATHS = {
   login: '/auth/login',
   logout: '/auth/logout',
   self: '/v2/self',
-  /** DELETE ends an impersonation and restores the real user (the accounts work adds starting one). */
-  impersonation: '/auth/impersonation',
+  /** PUT ends an impersonation and restores the real user (spec §7). */
+  stopImpersonating: '/auth/stopImpersonating',
 } as const;

@@ -7,7 +7,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { PRODUCT_NAME } from '@tessera/common/constants';
 import { hasRank } from '@tessera/common/roles';
@@ -54,11 +53,14 @@ export function TopBar({ onMenu }: { onMenu?: () => void }) {
         </Box>
         <Box sx={{ flex: 1 }} />
         <OfflineIndicator />
-        <Tooltip title={dark ? 'Light mode' : 'Dark mode'}>
-          <IconButton color="inherit" aria-label="Toggle dark mode" onClick={() => update({ darkMode: !dark })}>
-            {dark ? <Brightness7 /> : <Brightness4 />}
-          </IconButton>
-        </Tooltip>
+        <IconButton
+          color="inherit"
+          aria-label="Toggle dark mode"
+          title={dark ? 'Switch to light mode' : 'Switch to dark mode'}
+          onClick={() => update({ darkMode: !dark })}
+        >
+          {dark ? <Brightness7 /> : <Brightness4 />}
+        </IconButton>
         {hasRank(role, 'user') ? (
           <Suspense fallback={null}>
             <UserMenu />

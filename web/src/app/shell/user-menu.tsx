@@ -23,7 +23,7 @@ export function initials(name: string, email: string): string {
 }
 
 async function stopImpersonating(): Promise<void> {
-  await api.del(AUTH_PATHS.impersonation);
+  await api.put(AUTH_PATHS.stopImpersonating);
   refreshUser();
   navigate('/');
 }
