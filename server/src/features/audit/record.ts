@@ -1,0 +1,51 @@
+/** Writes the audit log: who (and who really, while impersonating) did what to what, from where. */
+import type { Executor } from '../../db/client';
+import { auditLog } from '../../db/schema';
+
+export type AuditAction =
+  | 'login.success'
+  | 'login.failure'
+  | 'logout'
+  | 'password.change'
+  | 'password.reset'
+  | 'password.set'
+  | 'password.forgot'
+  | 'role.change'
+  | 'impersonation.start'
+  | 'impersonation.stop'
+  | 'session.revoke'
+  | 'agreement.accept'
+  | 'signup.request'
+  | 'signup.verify'
+  | 'preapprove.probe'
+  | 'oauth.link'
+  | 'oauth.signup'
+  | 'user.create'
+  | 'user.update'
+  | 'user.delete'
+  | 'organization.create'
+  | 'organization.update'
+  | 'organization.delete';
+
+export interface AuditEntry {
+  action: AuditAction;
+  actorId?: number | null;
+  impersonatorId?: number | null;
+  targetType?: string;
+  targetId?: string | number;
+  ip?: string;
+  /** Never secrets or passwords; e-mail domains rather than addresses where possible. */
+  detail?: Record<string, unknown>;
+}
+
+export async function audit(db: Executor, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLog).values({
+    action: entry.action,
+    actorId: entry.actorId || null,
+    impersonatorId: entry.impersonatorId || null,
+    targetType: entry.targetType ?? '',
+    targetId: entry.targetId === undefined ? '' : String(entry.targetId),
+    ip: entry.ip ?? '',
+    detail: entry.detail ?? {},
+  });
+}
