@@ -8,16 +8,20 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { createSessionRotation } from './features/auth/rotation';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
 import { registerOauthRoutes } from './features/oauth/routes';
 import { createSessionService } from './features/sessions/service';
 import { registerSystemRoutes } from './features/system/routes';
+import { registerTermsRoutes } from './features/terms/routes';
 import { registerAuth } from './http/auth';
 import { registerConsole } from './http/console';
 import { registerErrorHandler } from './http/error-handler';
 import { registerOriginCheck } from './http/origin';
+import { registerStandingGate } from './http/standing-gate';
 import { loggerOptions } from './logger';
+import { createMailer, type Mailer } from './mail';
 import type { Fanout } from './socket/fanout';
 import { createHub, type Hub } from './socket/hub';
 import { registerSocket } from './socket/routes';
@@ -35,6 +39,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     hub: Hub;
     serverVersion: string;
+    mailer: Mailer;
   }
 }
 
@@ -71,6 +76,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('hub', hub);
   app.decorate('serverVersion', version);
   const cookies = { secure: config.publicUrl.protocol === 'https:' };
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl.href,
+    logger: app.log,
+  });
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', () => mailer.close());
   const sessions = createSessionService(database);
 
   await app.register(fastifyCookie);
@@ -84,9 +97,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerAuth(app, sessions, cookies);
   registerOriginCheck(app, config.publicUrl);
+  registerStandingGate(app);
+  const rotation = createSessionRotation({ database, sessions, hub, cookies });
 
   registerSystemRoutes(app, { database, version });
   registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub }), cookies });
+  registerTermsRoutes(app, { database, rotation });
   registerOauthRoutes(app);
   registerSocket(app, { hub, database, publicUrl: config.publicUrl, version });
   await registerConsole(app, {

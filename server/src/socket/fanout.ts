@@ -3,11 +3,13 @@
  * channel that every process (the publisher included) listens on, so each message is delivered exactly once
  * per process whichever process published it.
  */
+import type { User } from '@tessera/common/entities';
 import { Redis } from 'ioredis';
 
 export type FanoutMessage =
   | { kind: 'push'; channel: string; payload: Record<string, unknown> }
-  | { kind: 'endSession'; sessionId: number };
+  | { kind: 'endSession'; sessionId: number }
+  | { kind: 'rotateSession'; from: number; to: number; user: User };
 
 export interface Fanout {
   readonly kind: 'memory' | 'redis';

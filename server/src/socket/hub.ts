@@ -32,6 +32,16 @@ export function createHub(fanout: Fanout) {
       for (const conn of channels.get(message.channel) ?? []) send(conn, ['push', message.payload]);
       return;
     }
+    if (message.kind === 'rotateSession') {
+      // The same browser got a new session token (privilege change): its sockets follow the new session.
+      for (const conn of connections) {
+        if (conn.sessionId !== message.from) continue;
+        conn.sessionId = message.to;
+        conn.user = message.user;
+        send(conn, ['push', { self: message.user }]);
+      }
+      return;
+    }
     for (const conn of connections) {
       if (conn.sessionId !== message.sessionId) continue;
       send(conn, ['push', { self: ANONYMOUS_USER }]);
@@ -68,6 +78,10 @@ export function createHub(fanout: Fanout) {
     /** Tells every process to sign out and close the sockets of a session. */
     endSession(sessionId: number): Promise<void> {
       return fanout.publish({ kind: 'endSession', sessionId });
+    },
+    /** Moves a session's sockets, on every process, to the session that replaced it. */
+    rotateSession(from: number, to: number, user: User): Promise<void> {
+      return fanout.publish({ kind: 'rotateSession', from, to, user });
     },
     closeAll(code: number = SOCKET_CLOSE.goingAway, reason = 'Server shutting down'): void {
       for (const conn of connections) conn.socket.close(code, reason);

@@ -15,6 +15,7 @@ import { type Config, loadConfig } from '../config';
 import { type Database, openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
 import { organizations } from '../db/schema';
+import { currentAgreement, recordAcceptance } from '../features/terms/repo';
 import { createUser } from '../features/users/service';
 import { loggerOptions } from '../logger';
 import { type Fanout, memoryFanout } from '../socket/fanout';
@@ -47,12 +48,20 @@ export function consoleBuild(): string {
   return dir;
 }
 
+let dataDir: string | undefined;
+/** A scratch DATA_DIR per test worker, so the outbox and uploads never land in the checkout. */
+export function testDataDir(): string {
+  dataDir ??= mkdtempSync(path.join(tmpdir(), 'tessera-test-data-'));
+  return dataDir;
+}
+
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://localhost:3000',
     STATIC_DIR: consoleBuild(),
     TESSERA_VERSION: 'test-1',
+    DATA_DIR: testDataDir(),
     ...env,
   });
 }
@@ -95,9 +104,15 @@ export async function makeUser(
   database: Database,
   role: Role = 'user',
   organizationId: number | null = null,
+  options: { acceptTerms?: boolean } = {},
 ): Promise<Member> {
   const email = `${role}-${randomUUID()}@tessera.test`;
   const row = await createUser(database, { email, role, password: PASSWORD, organizationId });
+  // Most tests want a user past the agreement gate (spec §4); the terms tests ask for one before it.
+  if (options.acceptTerms !== false) {
+    const agreement = await currentAgreement(database.db);
+    if (agreement) await recordAcceptance(database.db, row.id, agreement.id, '127.0.0.1');
+  }
   return { id: row.id, email: row.email, role, organizationId };
 }
 

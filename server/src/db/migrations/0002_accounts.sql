@@ -55,4 +55,18 @@ CREATE INDEX "audit_log_at_idx" ON "audit_log" USING btree ("at");--> statement-
 CREATE INDEX "audit_log_actor_idx" ON "audit_log" USING btree ("actor_id");--> statement-breakpoint
 CREATE INDEX "email_tokens_user_idx" ON "email_tokens" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "identities_provider_subject_key" ON "identities" USING btree ("provider","subject");--> statement-breakpoint
-CREATE INDEX "identities_user_idx" ON "identities" USING btree ("user_id");
+CREATE INDEX "identities_user_idx" ON "identities" USING btree ("user_id");--> statement-breakpoint
+INSERT INTO "agreements" ("body") VALUES ('<h2>Tessera Terms of Use</h2>
+<p>These terms govern your use of the Tessera identity-data lookup API and console (the "Service") on behalf of your organization.</p>
+<h3>1. Permitted use</h3>
+<p>You may use the Service and the data it returns only for the purposes set out in your organization''s contract, and only in compliance with the laws that apply to you and to the people the data describes, including data-protection, consumer-reporting and marketing laws.</p>
+<h3>2. Prohibited use</h3>
+<p>You will not use the Service to determine eligibility for credit, insurance, employment or housing; to harass, stalk or discriminate against anyone; or to resell, publish or re-identify data except as your contract allows.</p>
+<h3>3. Accounts and keys</h3>
+<p>Keep your password and API keys secret. You are responsible for activity under your account and your organization''s keys. Tell us at once if you suspect misuse.</p>
+<h3>4. Data accuracy</h3>
+<p>Identity data is compiled from many sources and may be incomplete or out of date. Match scores express likelihood, not certainty. Verify before acting on a result that matters.</p>
+<h3>5. Records and audits</h3>
+<p>We log requests, sign-ins and administrative actions to operate, secure and bill the Service, and may audit use for compliance with these terms.</p>
+<h3>6. Changes</h3>
+<p>We may update these terms. You will be asked to accept a new version before continuing to use the Service.</p>');

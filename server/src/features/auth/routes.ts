@@ -20,7 +20,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       userAgent: request.headers['user-agent'] ?? '',
     });
     setSessionCookies(reply, deps.cookies, started.token, started.user, remembered);
-    return { location: '/' };
+    // A signer goes to the agreement first (spec §4).
+    return { location: started.user.role === 'signer' ? '/terms' : '/' };
   });
 
   r.put('/auth/logout', { schema: { response: { 200: selfReply } } }, async (request, reply) => {

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { organizations, sessions, users } from '../../db/schema';
+import { agreementAcceptances, agreements, organizations, sessions, users } from '../../db/schema';
 
 export interface SessionRow {
   id: number;
@@ -9,7 +9,11 @@ export interface SessionRow {
   expiresAt: Date;
   lastSeenAt: Date;
   remember: boolean;
+  scope: SessionScope;
 }
+
+/** 'password': a session from a reset or set link, good only for setting the password. */
+export type SessionScope = 'full' | 'password';
 
 export interface NewSession {
   tokenHash: string;
@@ -18,6 +22,7 @@ export interface NewSession {
   ip: string;
   userAgent: string;
   remember: boolean;
+  scope?: SessionScope;
   expiresAt: Date;
 }
 
@@ -29,12 +34,20 @@ const SESSION_COLUMNS = {
   expiresAt: sessions.expiresAt,
   lastSeenAt: sessions.lastSeenAt,
   remember: sessions.remember,
+  scope: sql<SessionScope>`${sessions.scope}`,
 };
 
 export async function insertSession(db: Executor, values: NewSession): Promise<SessionRow> {
   const [row] = await db.insert(sessions).values(values).returning(SESSION_COLUMNS);
   return row!;
 }
+
+/** Whether the user has accepted the newest agreement (spec §4: otherwise they are a signer). */
+export const ACCEPTED_CURRENT_AGREEMENT = sql<boolean>`exists (
+  select 1 from ${agreementAcceptances}
+  where ${agreementAcceptances.userId} = ${users.id}
+    and ${agreementAcceptances.agreementId} = (select max(${agreements.id}) from ${agreements})
+)`;
 
 /** The live session for a token hash, with its user and organization, in one round trip. */
 export async function findLiveSession(db: Executor, tokenHash: string) {
@@ -43,6 +56,7 @@ export async function findLiveSession(db: Executor, tokenHash: string) {
       session: SESSION_COLUMNS,
       user: users,
       organizationName: organizations.name,
+      acceptedTerms: ACCEPTED_CURRENT_AGREEMENT,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -72,4 +86,20 @@ export async function revokeSession(db: Executor, id: number): Promise<boolean> 
     .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
   return rows.length > 0;
+}
+
+/** Ends every live session of a user but one (e.g. after a password change); returns the ended ids. */
+export async function revokeUserSessions(db: Executor, userId: number, exceptId: number | null): Promise<number[]> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        exceptId === null ? undefined : sql`${sessions.id} <> ${exceptId}`,
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.map((r) => r.id);
 }

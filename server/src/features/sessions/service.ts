@@ -1,9 +1,17 @@
 import { ANONYMOUS_USER, type User } from '@tessera/common/entities';
 import type { Database } from '../../db/client';
+import { hasAcceptedCurrentAgreement } from '../terms/repo';
 import { toUserRecord } from '../users/record';
 import type { UserRow } from '../users/repo';
 import { BROWSER_SESSION_MS, REMEMBER_MS, TOUCH_INTERVAL_MS } from './policy';
-import { findLiveSession, insertSession, revokeSession, touchSession } from './repo';
+import {
+  findLiveSession,
+  insertSession,
+  revokeSession,
+  revokeUserSessions,
+  type SessionScope,
+  touchSession,
+} from './repo';
 import { hashToken, newSessionToken } from './tokens';
 
 export interface SessionContext {
@@ -11,6 +19,7 @@ export interface SessionContext {
   userId: number;
   impersonatorId: number | null;
   remember: boolean;
+  scope: SessionScope;
   expiresAt: Date;
 }
 
@@ -26,6 +35,12 @@ export interface StartSessionInput {
   ip: string;
   userAgent: string;
   impersonatorId?: number | null;
+  /** Whether the user accepted the newest agreement (looked up when omitted). */
+  acceptedTerms?: boolean;
+  /** 'password' for a session from a reset or set link. */
+  scope?: SessionScope;
+  /** Overrides the lifetime (a password-only session lasts an hour). */
+  lifetimeMs?: number;
 }
 
 export interface StartedSession extends Resolved {
@@ -37,7 +52,10 @@ export function createSessionService(database: Database) {
   return {
     async start(input: StartSessionInput): Promise<StartedSession> {
       const token = newSessionToken();
-      const expiresAt = new Date(Date.now() + (input.remember ? REMEMBER_MS : BROWSER_SESSION_MS));
+      const lifetime = input.lifetimeMs ?? (input.remember ? REMEMBER_MS : BROWSER_SESSION_MS);
+      const expiresAt = new Date(Date.now() + lifetime);
+      const scope = input.scope ?? 'full';
+      const acceptedTerms = input.acceptedTerms ?? (await hasAcceptedCurrentAgreement(database.db, input.user.id));
       const row = await insertSession(database.db, {
         tokenHash: hashToken(token),
         userId: input.user.id,
@@ -45,9 +63,11 @@ export function createSessionService(database: Database) {
         ip: input.ip,
         userAgent: input.userAgent.slice(0, 500),
         remember: input.remember,
+        scope,
         expiresAt,
       });
-      const user = toUserRecord(input.user, input.organizationName, expiresAt.getTime(), row.impersonatorId);
+      const standing = { passwordOnly: scope === 'password', acceptedTerms };
+      const user = toUserRecord(input.user, input.organizationName, expiresAt.getTime(), standing, row.impersonatorId);
       return { token, session: row, user };
     },
 
@@ -61,12 +81,23 @@ export function createSessionService(database: Database) {
       }
       return {
         session,
-        user: toUserRecord(row.user, row.organizationName, session.expiresAt.getTime(), session.impersonatorId),
+        user: toUserRecord(
+          row.user,
+          row.organizationName,
+          session.expiresAt.getTime(),
+          { passwordOnly: session.scope === 'password', acceptedTerms: row.acceptedTerms },
+          session.impersonatorId,
+        ),
       };
     },
 
     end(sessionId: number): Promise<boolean> {
       return revokeSession(database.db, sessionId);
+    },
+
+    /** Ends the user's other sessions (all of them when `keep` is null); returns the ended ids. */
+    endOthers(userId: number, keep: number | null): Promise<number[]> {
+      return revokeUserSessions(database.db, userId, keep);
     },
   };
 }

@@ -20,6 +20,16 @@ export async function findUserByEmail(db: Executor, email: string) {
   return row ?? null;
 }
 
+export async function findUserById(db: Executor, id: number) {
+  const [row] = await db
+    .select({ user: users, organizationName: organizations.name })
+    .from(users)
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+    .where(and(eq(users.id, id), isNull(users.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function countUsers(db: Executor): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
   return row?.n ?? 0;

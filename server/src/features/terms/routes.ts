@@ -1,0 +1,50 @@
+/**
+ * Spec §2 Terms and §7 calls: the current agreement, and accepting it. A user who has not accepted the newest
+ * agreement acts as a signer, and every other call answers 451 (see http/terms-gate.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../../db/client';
+import { requireRank } from '../../http/auth';
+import { Conflict, Unavailable } from '../../http/errors';
+import { audit } from '../audit/record';
+import type { SessionRotation } from '../auth/rotation';
+import { currentAgreement, recordAcceptance } from './repo';
+
+export const AGREEMENT_CHANGED = 'The agreement has changed since you opened it. Please read the new version.';
+
+export function registerTermsRoutes(app: FastifyInstance, deps: { database: Database; rotation: SessionRotation }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/v2/terms', { preHandler: requireRank('signer') }, async () => {
+    const agreement = await currentAgreement(deps.database.db);
+    if (!agreement) throw new Unavailable('No agreement has been published.');
+    return { nda: agreement.body, ndaId: agreement.id };
+  });
+
+  r.post(
+    '/v2/terms/accept',
+    { preHandler: requireRank('signer'), schema: { body: z.object({ ndaId: z.number().int().positive() }) } },
+    async (request, reply) => {
+      const { user, session } = request;
+      const rotated = await deps.database.transaction(async (tx) => {
+        const agreement = await currentAgreement(tx);
+        if (!agreement || agreement.id !== request.body.ndaId) throw new Conflict(AGREEMENT_CHANGED);
+        await recordAcceptance(tx, user.id, agreement.id, request.ip);
+        await audit(tx, {
+          action: 'agreement.accept',
+          actorId: user.id,
+          impersonatorId: user.impersonator,
+          targetType: 'agreement',
+          targetId: agreement.id,
+          ip: request.ip,
+        });
+        return true;
+      });
+      // Signer to user is a privilege change: a new session token (spec §4 and ASVS session rotation).
+      const self = rotated && session ? await deps.rotation.rotate(request, reply, session) : user;
+      return { self };
+    },
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * Spec §4 half states, enforced on the server: a signer (agreement not yet accepted) may only read and accept
+ * the terms, read itself and sign out, and gets 451 for anything else; a resetter (password-only session) may
+ * only set its password, read itself and sign out, and gets 403 for anything else.
+ */
+
+import { AUTH_PATHS } from '@tessera/common/auth-paths';
+import type { FastifyInstance } from 'fastify';
+import { Forbidden, LegalNotice } from './errors';
+
+/** Open to every session: signing out, reading oneself, the socket, the health check, and signing in afresh. */
+const ALWAYS = new Set([
+  `PUT ${AUTH_PATHS.logout}`,
+  `GET ${AUTH_PATHS.self}`,
+  `POST ${AUTH_PATHS.login}`,
+  'GET /ws',
+  'GET /healthz',
+]);
+const SIGNER = new Set(['GET /v2/terms', 'POST /v2/terms/accept']);
+const RESETTER = new Set(['POST /auth/password/set', 'POST /auth/password/reset']);
+
+export const TERMS_REQUIRED = 'Please accept the agreement to continue.';
+export const PASSWORD_ONLY = 'This session can only set a password.';
+
+export function registerStandingGate(app: FastifyInstance): void {
+  app.addHook('preHandler', async (request) => {
+    const { role } = request.user;
+    if (role !== 'signer' && role !== 'resetter') return;
+    const call = `${request.method} ${request.routeOptions.url ?? ''}`;
+    if (ALWAYS.has(call)) return;
+    if (role === 'signer' && !SIGNER.has(call)) throw new LegalNotice(TERMS_REQUIRED);
+    if (role === 'resetter' && !RESETTER.has(call)) throw new Forbidden(PASSWORD_ONLY);
+  });
+}

@@ -1,0 +1,3 @@
+/** Outgoing mail: the background mailer and the account messages it sends. */
+export * from './mailer';
+export * from './messages';
