@@ -21,9 +21,29 @@ export function providerHref(id: ProviderId): string {
   return `/oauth/${id}`;
 }
 
-/** Why an outside sign-in came back to /login; the login page shows the matching alert. */
+/**
+ * Why an outside sign-in came back to /login (`?failure={reason}&provider={id}`, plus `&domain=` for 'domain');
+ * the login page shows the matching alert.
+ */
 export const PROVIDER_FAILURES = {
   unconfigured: (name: string) => `Sign-in with ${name} is not set up on this server. Use your email and password.`,
+  /** The person cancelled or refused at the provider. */
+  denied: (name: string) => `Sign-in with ${name} was cancelled.`,
+  /** No sign-in attempt of this browser was waiting: none started here, it took over 10 minutes, or it was used. */
+  expired: (name: string) => `Sign-in with ${name} expired or was already used. Please try again.`,
+  /** The provider's answer did not check out (state, code, ID token) or the provider reported an error. */
+  failed: (name: string) => `Sign-in with ${name} could not be completed. Please try again.`,
+  /** The provider could not be reached. */
+  unavailable: (name: string) => `${name} cannot be reached right now. Please try again later.`,
+  /** The provider gave no e-mail address or did not mark it verified. */
+  unverified: (name: string) =>
+    `${name} did not confirm a verified email address, so it cannot be used to sign in here.`,
+  /** The local account with that e-mail cannot be linked or signed in (not verified, or inactive). */
+  account: (name: string) =>
+    `Your account cannot be signed in with ${name}. Sign in with your email and password, or contact your administrator.`,
+  /** A new person whose e-mail domain no organization accepts (spec §8 sign-up text). */
+  domain: (_name: string, domain?: string) =>
+    `Sorry, there is no organization accepting new users with emails ending in ${domain || 'your domain'}. Please contact your administrator to create an account for you.`,
 } as const;
 export type ProviderFailure = keyof typeof PROVIDER_FAILURES;
 

@@ -8,6 +8,9 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { createPasswordService } from './features/accounts/passwords';
+import { registerAccountRoutes } from './features/accounts/routes';
+import { createSignupService } from './features/accounts/signup';
 import { createSessionRotation } from './features/auth/rotation';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
@@ -15,6 +18,7 @@ import { registerOauthRoutes } from './features/oauth/routes';
 import { createSessionService } from './features/sessions/service';
 import { registerSystemRoutes } from './features/system/routes';
 import { registerTermsRoutes } from './features/terms/routes';
+import { type Limiter, openLimiter } from './features/throttle/limiter';
 import { registerAuth } from './http/auth';
 import { registerConsole } from './http/console';
 import { registerErrorHandler } from './http/error-handler';
@@ -33,6 +37,8 @@ export interface AppDeps {
   fanout: Fanout;
   /** A pino logger to use instead of one built from config (tests capture output this way). */
   logger?: Logger;
+  /** Throttling counters to share (tests); otherwise opened from config and closed with the app. */
+  limiter?: Limiter;
 }
 
 declare module 'fastify' {
@@ -84,6 +90,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('mailer', mailer);
   app.addHook('onClose', () => mailer.close());
+  const limiter = deps.limiter ?? (await openLimiter(config.redisUrl));
+  if (!deps.limiter) app.addHook('onClose', () => limiter.close());
   const sessions = createSessionService(database);
 
   await app.register(fastifyCookie);
@@ -101,9 +109,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const rotation = createSessionRotation({ database, sessions, hub, cookies });
 
   registerSystemRoutes(app, { database, version });
-  registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub }), cookies });
+  registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub, limiter }), cookies });
   registerTermsRoutes(app, { database, rotation });
-  registerOauthRoutes(app);
+  const mail = { database, mailer, limiter, publicUrl: config.publicUrl };
+  registerAccountRoutes(app, {
+    signup: createSignupService(mail),
+    passwords: createPasswordService({ ...mail, sessions, hub, cookies }),
+  });
+  registerOauthRoutes(app, { config, database, sessions, cookies });
   registerSocket(app, { hub, database, publicUrl: config.publicUrl, version });
   await registerConsole(app, {
     staticDir: config.staticDir,

@@ -1,6 +1,7 @@
 /** Environment -> typed configuration, with defaults that run the product embedded on one machine. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { IDENTITY_PROVIDERS, type ProviderId } from '@tessera/common/providers';
 import { z } from 'zod';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,6 +32,14 @@ const envSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
 });
 
+/** One outside sign-in provider's OpenID Connect client registration. */
+export interface OauthClientSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Where discovery starts; the discovered issuer must equal it. */
+  issuer: URL;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -48,6 +57,8 @@ export interface Config {
   versionOverride: string | null;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
+  /** Configured outside sign-in providers: those with client id, secret and issuer all set. */
+  oauth: Partial<Record<ProviderId, OauthClientSettings>>;
 }
 
 export class ConfigError extends Error {}
@@ -57,6 +68,37 @@ function cdnPrefix(host: string | null): string {
   const withScheme = /^https?:\/\//i.test(host) ? host : `https://${host}`;
   const url = new URL(withScheme);
   return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** An issuer must be HTTPS; plain HTTP only on this machine's loopback (tests and local providers). */
+function issuerUrl(variable: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`Invalid configuration: ${variable} must be an absolute URL.`);
+  }
+  const loopbackHttp = url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname);
+  if ((url.protocol !== 'https:' && !loopbackHttp) || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`Invalid configuration: ${variable} must be an https:// URL without query or fragment.`);
+  }
+  return url;
+}
+
+/** OAUTH_{PROVIDER}_{CLIENT_ID,CLIENT_SECRET,ISSUER}: a provider is configured only when all three are set. */
+function oauthProviders(env: NodeJS.ProcessEnv): Config['oauth'] {
+  const providers: Config['oauth'] = {};
+  for (const { id } of IDENTITY_PROVIDERS) {
+    const prefix = `OAUTH_${id.toUpperCase()}_`;
+    const [clientId, clientSecret, issuer] = ['CLIENT_ID', 'CLIENT_SECRET', 'ISSUER'].map((name) =>
+      env[prefix + name]?.trim(),
+    );
+    if (!clientId || !clientSecret || !issuer) continue;
+    providers[id] = { clientId, clientSecret, issuer: issuerUrl(`${prefix}ISSUER`, issuer) };
+  }
+  return providers;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -91,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     versionOverride: e.TESSERA_VERSION,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    oauth: oauthProviders(env),
   };
 }
 

@@ -14,10 +14,11 @@ const ALWAYS = new Set([
   `GET ${AUTH_PATHS.self}`,
   `POST ${AUTH_PATHS.login}`,
   'GET /ws',
+  'GET /oauth/:provider',
+  'GET /oauth/:provider/callback',
   'GET /healthz',
 ]);
 const SIGNER = new Set(['GET /v2/terms', 'POST /v2/terms/accept']);
-const RESETTER = new Set(['POST /auth/password/set', 'POST /auth/password/reset']);
 
 export const TERMS_REQUIRED = 'Please accept the agreement to continue.';
 export const PASSWORD_ONLY = 'This session can only set a password.';
@@ -29,6 +30,10 @@ export function registerStandingGate(app: FastifyInstance): void {
     const call = `${request.method} ${request.routeOptions.url ?? ''}`;
     if (ALWAYS.has(call)) return;
     if (role === 'signer' && !SIGNER.has(call)) throw new LegalNotice(TERMS_REQUIRED);
-    if (role === 'resetter' && !RESETTER.has(call)) throw new Forbidden(PASSWORD_ONLY);
+    // A link's session may only take that link's action: a reset link cannot become a signed-in set.
+    const path = request.url.split('?')[0];
+    if (role === 'resetter' && `${request.method} ${path}` !== `POST /auth/password/${request.session?.scope}`) {
+      throw new Forbidden(PASSWORD_ONLY);
+    }
   });
 }

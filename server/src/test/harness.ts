@@ -16,6 +16,7 @@ import { type Database, openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
 import { organizations } from '../db/schema';
 import { currentAgreement, recordAcceptance } from '../features/terms/repo';
+import type { Limiter } from '../features/throttle/limiter';
 import { createUser } from '../features/users/service';
 import { loggerOptions } from '../logger';
 import { type Fanout, memoryFanout } from '../socket/fanout';
@@ -75,14 +76,14 @@ export interface TestApp {
 }
 
 export async function buildTestApp(
-  options: { env?: Record<string, string>; fanout?: Fanout; database?: Database } = {},
+  options: { env?: Record<string, string>; fanout?: Fanout; database?: Database; limiter?: Limiter } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await testDatabase());
   const config = testConfig(options.env);
   const fanout = options.fanout ?? memoryFanout();
   const logs: string[] = [];
   const logger = pino(loggerOptions('info'), { write: (line: string) => void logs.push(line) });
-  const app = await buildApp({ config, database, fanout, logger });
+  const app = await buildApp({ config, database, fanout, logger, limiter: options.limiter });
   return { app, database, config, fanout, logs };
 }
 

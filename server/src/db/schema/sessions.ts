@@ -15,7 +15,7 @@ export const sessions = pgTable(
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
     remember: boolean('remember').notNull().default(false),
-    /** 'full', or 'password' for a session from a reset or set link, which can only set its password. */
+    /** 'full', or 'reset' / 'set' for a session from such an e-mailed link, which can only set its password. */
     scope: text('scope').notNull().default('full'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),

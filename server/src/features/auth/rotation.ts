@@ -32,7 +32,7 @@ export function createSessionRotation(deps: {
       to: RotateTo = {},
     ): Promise<User> {
       const found = await findUserById(deps.database.db, to.userId ?? session.userId);
-      if (!found || !found.user.isActive) throw new Unauthorized('Your session has ended.');
+      if (!found?.user.isActive) throw new Unauthorized('Your session has ended.');
       const started = await deps.sessions.start({
         user: found.user,
         organizationName: found.organizationName,

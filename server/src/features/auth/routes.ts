@@ -1,5 +1,6 @@
 /** Password sign-in, sign-out and the caller's own record. The accounts issue adds the rest of /auth. */
 import { ANONYMOUS_USER } from '@tessera/common/entities';
+import { safeReturnPath } from '@tessera/common/return-path';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type CookiePolicy, clearSessionCookies, setSessionCookies } from '../../http/cookies';
@@ -10,7 +11,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/auth/login', { schema: { body: loginBody, response: { 200: loginReply } } }, async (request, reply) => {
-    const { email, password, remember } = request.body;
+    const { email, password, remember, returnTo } = request.body;
     const remembered = remember === true || remember === 'true';
     const started = await deps.auth.login({
       email,
@@ -19,9 +20,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       ip: request.ip,
       userAgent: request.headers['user-agent'] ?? '',
     });
+    // Signing in again in the same browser ends the session it had (no stale sessions behind a new one).
+    if (request.session) await deps.auth.retire(request.session);
     setSessionCookies(reply, deps.cookies, started.token, started.user, remembered);
     // A signer goes to the agreement first (spec §4).
-    return { location: started.user.role === 'signer' ? '/terms' : '/' };
+    return { location: started.user.role === 'signer' ? '/terms' : safeReturnPath(returnTo) };
   });
 
   r.put('/auth/logout', { schema: { response: { 200: selfReply } } }, async (request, reply) => {

@@ -6,6 +6,8 @@ export const loginBody = z.object({
   password: z.string().min(1, 'Please provide a password.').max(100),
   /** 'true' or empty, as the form sends it (spec §3). */
   remember: z.union([z.literal('true'), z.literal(''), z.boolean()]).optional(),
+  /** The page the visitor wanted before signing in; only a path on this site is honoured. */
+  returnTo: z.string().max(2048).optional(),
 });
 
 export const loginReply = z.object({ location: z.string() });

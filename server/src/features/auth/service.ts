@@ -1,7 +1,10 @@
 import type { Database } from '../../db/client';
 import { Unauthorized } from '../../http/errors';
 import type { Hub } from '../../socket/hub';
+import { audit } from '../audit/record';
 import type { SessionContext, SessionService, StartedSession } from '../sessions/service';
+import type { Limiter } from '../throttle/limiter';
+import { refuseWhenOver, THROTTLE_RULES, type ThrottleRule } from '../throttle/rules';
 import { dummyHash, verifyPassword } from '../users/passwords';
 import { findUserByEmail } from '../users/repo';
 
@@ -15,14 +18,35 @@ export interface LoginInput {
   userAgent: string;
 }
 
-export function createAuthService(deps: { database: Database; sessions: SessionService; hub: Hub }) {
+export function createAuthService(deps: { database: Database; sessions: SessionService; hub: Hub; limiter: Limiter }) {
+  const { db } = deps.database;
   return {
-    /** Checks the password and starts a session; a miss costs the same argon2 work as a hit. */
+    /**
+     * Checks the password and starts a session. A miss costs the same argon2 work as a hit and gets the one
+     * generic message; failures are counted per account and per client IP, and past the limit sign-in waits.
+     */
     async login(input: LoginInput): Promise<StartedSession> {
-      const found = await findUserByEmail(deps.database.db, input.email);
+      const keys: [string, ThrottleRule][] = [
+        [`login:account:${input.email.toLowerCase()}`, THROTTLE_RULES.loginFailuresPerAccount],
+        [`login:ip:${input.ip}`, THROTTLE_RULES.loginFailuresPerIp],
+      ];
+      await refuseWhenOver(deps.limiter, keys);
+      const found = await findUserByEmail(db, input.email);
       const hash = found?.user.passwordHash ?? (await dummyHash());
       const ok = await verifyPassword(hash, input.password);
-      if (!found?.user.passwordHash || !ok || !found.user.isActive) throw new Unauthorized(LOGIN_FAILED);
+      if (!found?.user.passwordHash || !ok || !found.user.isActive) {
+        for (const [key, rule] of keys) await deps.limiter.hit(key, rule.windowMs);
+        await audit(db, { action: 'login.failure', targetType: 'user', targetId: found?.user.id ?? '', ip: input.ip });
+        throw new Unauthorized(LOGIN_FAILED);
+      }
+      await deps.limiter.reset(keys[0]![0]);
+      await audit(db, {
+        action: 'login.success',
+        actorId: found.user.id,
+        targetType: 'user',
+        targetId: found.user.id,
+        ip: input.ip,
+      });
       return deps.sessions.start({
         user: found.user,
         organizationName: found.organizationName,
@@ -32,9 +56,21 @@ export function createAuthService(deps: { database: Database; sessions: SessionS
       });
     },
 
+    /** Ends a session replaced by a new sign-in in the same browser, without signing that browser out. */
+    async retire(session: SessionContext): Promise<void> {
+      await deps.sessions.end(session.id);
+    },
+
     /** Ends the session here and signs out its other tabs on every server process. */
     async logout(session: SessionContext | null): Promise<void> {
       if (!session) return;
+      await audit(db, {
+        action: 'logout',
+        actorId: session.userId,
+        impersonatorId: session.impersonatorId,
+        targetType: 'session',
+        targetId: session.id,
+      });
       if (await deps.sessions.end(session.id)) await deps.hub.endSession(session.id);
     },
   };

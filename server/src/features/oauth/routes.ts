@@ -1,23 +1,90 @@
 /**
- * Browser navigation to /oauth/{provider} (spec §7). No provider is configured yet (the accounts work adds
- * their settings), so a known provider sends the browser back to /login, which says so; an unknown one is a 404.
+ * Browser navigation to /oauth/{provider} and the provider's redirect back to /oauth/{provider}/callback (spec §7).
+ * An unknown provider is a 404; everything else ends in a redirect: to the provider, to '/' signed in, or to
+ * /login with a failure reason the page shows (an unconfigured provider included). Nothing here answers 500.
  */
-import { findProvider } from '@tessera/common/providers';
-import type { FastifyInstance } from 'fastify';
+import { findProvider, type IdentityProvider } from '@tessera/common/providers';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { type CookiePolicy, setSessionCookies } from '../../http/cookies';
 import { NotFound } from '../../http/errors';
+import type { SessionService } from '../sessions/service';
+import { clearAttemptCookie, readAttemptCookie, setAttemptCookie } from './attempt-cookie';
+import { failureLogFields, loginFailureLocation, OauthFailure } from './failures';
+import { createProviderClients } from './provider-client';
+import { createOauthService } from './service';
 
-export function registerOauthRoutes(app: FastifyInstance): void {
+/** No HEAD twins: a HEAD request must not start or spend a sign-in attempt. */
+const options = { schema: { params: z.object({ provider: z.string().max(40) }) }, exposeHeadRoute: false };
+
+function knownProvider(id: string): IdentityProvider {
+  const provider = findProvider(id);
+  if (!provider) throw new NotFound('No such sign-in provider.');
+  return provider;
+}
+
+function redirect(reply: FastifyReply, location: string) {
+  // Neither the way out nor the way back may be cached: each carries one-time values.
+  return reply.header('cache-control', 'no-store').redirect(location, 302);
+}
+
+function fail(request: FastifyRequest, reply: FastifyReply, provider: IdentityProvider, err: unknown) {
+  const failure = err instanceof OauthFailure ? err : new OauthFailure('failed', undefined, err);
+  const quiet = failure.reason === 'denied' || failure.reason === 'expired';
+  request.log[quiet ? 'info' : 'warn'](failureLogFields(provider.id, failure), 'outside sign-in failed');
+  return redirect(reply, loginFailureLocation(provider.id, failure.reason, failure.domain));
+}
+
+export interface OauthRouteDeps {
+  config: Pick<Config, 'oauth' | 'publicUrl'>;
+  database: Database;
+  sessions: SessionService;
+  cookies: CookiePolicy;
+}
+
+export function registerOauthRoutes(app: FastifyInstance, deps: OauthRouteDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    '/oauth/:provider',
-    { schema: { params: z.object({ provider: z.string().max(40) }) } },
-    async (request, reply) => {
-      const provider = findProvider(request.params.provider);
-      if (!provider) throw new NotFound('No such sign-in provider.');
-      const query = new URLSearchParams({ failure: 'unconfigured', provider: provider.id });
-      return reply.redirect(`/login?${query}`, 302);
-    },
-  );
+  const oauth = createOauthService({
+    database: deps.database,
+    sessions: deps.sessions,
+    clients: createProviderClients(deps.config.oauth),
+    publicUrl: deps.config.publicUrl,
+  });
+
+  r.get('/oauth/:provider', options, async (request, reply) => {
+    const provider = knownProvider(request.params.provider);
+    if (!oauth.isConfigured(provider.id)) {
+      return redirect(reply, loginFailureLocation(provider.id, 'unconfigured'));
+    }
+    try {
+      const { attemptId, location } = await oauth.begin(provider.id);
+      setAttemptCookie(reply, deps.cookies, attemptId);
+      return redirect(reply, location);
+    } catch (err) {
+      return fail(request, reply, provider, err);
+    }
+  });
+
+  r.get('/oauth/:provider/callback', options, async (request, reply) => {
+    const provider = knownProvider(request.params.provider);
+    if (!oauth.isConfigured(provider.id)) {
+      return redirect(reply, loginFailureLocation(provider.id, 'unconfigured'));
+    }
+    const attemptId = readAttemptCookie(request, deps.cookies);
+    clearAttemptCookie(reply, deps.cookies);
+    const q = request.url.indexOf('?');
+    try {
+      const started = await oauth.complete(provider.id, attemptId, q < 0 ? '' : request.url.slice(q), {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? '',
+      });
+      setSessionCookies(reply, deps.cookies, started.token, started.user, false);
+      return redirect(reply, '/');
+    } catch (err) {
+      return fail(request, reply, provider, err);
+    }
+  });
 }

@@ -12,8 +12,8 @@ export interface SessionRow {
   scope: SessionScope;
 }
 
-/** 'password': a session from a reset or set link, good only for setting the password. */
-export type SessionScope = 'full' | 'password';
+/** 'reset' or 'set': a session from such an e-mailed link, good only for that password action. */
+export type SessionScope = 'full' | 'reset' | 'set';
 
 export interface NewSession {
   tokenHash: string;

@@ -37,7 +37,7 @@ export interface StartSessionInput {
   impersonatorId?: number | null;
   /** Whether the user accepted the newest agreement (looked up when omitted). */
   acceptedTerms?: boolean;
-  /** 'password' for a session from a reset or set link. */
+  /** 'reset' or 'set' for a session from such a link. */
   scope?: SessionScope;
   /** Overrides the lifetime (a password-only session lasts an hour). */
   lifetimeMs?: number;
@@ -66,7 +66,7 @@ export function createSessionService(database: Database) {
         scope,
         expiresAt,
       });
-      const standing = { passwordOnly: scope === 'password', acceptedTerms };
+      const standing = { passwordOnly: scope !== 'full', acceptedTerms };
       const user = toUserRecord(input.user, input.organizationName, expiresAt.getTime(), standing, row.impersonatorId);
       return { token, session: row, user };
     },
@@ -85,7 +85,7 @@ export function createSessionService(database: Database) {
           row.user,
           row.organizationName,
           session.expiresAt.getTime(),
-          { passwordOnly: session.scope === 'password', acceptedTerms: row.acceptedTerms },
+          { passwordOnly: session.scope !== 'full', acceptedTerms: row.acceptedTerms },
           session.impersonatorId,
         ),
       };

@@ -1,0 +1,20 @@
+/** Spec §8 account messages, shared by the server's replies and the console's alerts. */
+export const ACCOUNT_MESSAGES = {
+  noAcceptingOrganization: (domain: string) =>
+    `Sorry, there is no organization accepting new users with emails ending in ${domain}. Please contact your administrator to create an account for you.`,
+  existingUser: (email: string) => `There is already a user account for ${email}.`,
+  passwordUpdated: { title: 'Password Updated', text: 'Your password has been updated successfully.' },
+  resetRequested: (email: string) => ({
+    title: 'Password Reset Requested',
+    text: `If there is an active API account for "${email}", then a password reset link will be sent.`,
+    hint: 'If it does not arrive in a few minutes, please check your junk or spam folder.',
+  }),
+  signupSent: {
+    title: 'Verify Your Email',
+    text: 'We have sent you an email with a link to verify your address and set your password.',
+    hint: 'If it does not arrive in a few minutes, please check your junk or spam folder.',
+  },
+  linkExpired: 'This link has expired or has already been used. Please ask for a new one.',
+  wrongPassword: 'The current password is incorrect.',
+  sameDomainMissing: 'Please provide a valid email address.',
+} as const;

@@ -1,0 +1,122 @@
+/**
+ * Outside sign-in, authorization code flow with PKCE (S256), state and nonce. `begin` stores the attempt and
+ * names the provider URL; `complete` takes the attempt back (once), checks the provider's answer and starts a
+ * session for the account it resolves to. Every way this can fail is an OauthFailure with a reason for /login.
+ */
+import type { ProviderId } from '@tessera/common/providers';
+import * as client from 'openid-client';
+import type { Database } from '../../db/client';
+import { audit } from '../audit/record';
+import type { SessionService, StartedSession } from '../sessions/service';
+import { resolveAccount } from './accounts';
+import { newAttemptId } from './attempt-cookie';
+import { dropExpiredAttempts, saveAttempt, takeAttempt } from './attempts';
+import { OauthFailure } from './failures';
+import type { ProviderClients } from './provider-client';
+
+export interface OauthServiceDeps {
+  database: Database;
+  sessions: SessionService;
+  clients: ProviderClients;
+  publicUrl: URL;
+}
+
+export interface Visitor {
+  ip: string;
+  userAgent: string;
+}
+
+/** Where the provider sends the browser back: always from PUBLIC_URL (keeping its path prefix), never the Host header. */
+export function redirectUri(publicUrl: URL, provider: ProviderId): string {
+  return `${publicUrl.origin}${publicUrl.pathname.replace(/\/+$/, '')}/oauth/${provider}/callback`;
+}
+
+/** Network trouble means the provider is unreachable; anything else it answered did not check out. */
+function unreachable(err: unknown): boolean {
+  const name = (err as Error | null)?.name;
+  return (
+    name === 'TimeoutError' || name === 'AbortError' || (err instanceof TypeError && err.message === 'fetch failed')
+  );
+}
+
+function asFailure(err: unknown): OauthFailure {
+  if (err instanceof OauthFailure) return err;
+  if (err instanceof client.AuthorizationResponseError && err.error === 'access_denied') {
+    return new OauthFailure('denied', undefined, err);
+  }
+  return new OauthFailure(unreachable(err) ? 'unavailable' : 'failed', undefined, err);
+}
+
+export function createOauthService(deps: OauthServiceDeps) {
+  const { database, clients, publicUrl } = deps;
+
+  return {
+    isConfigured: clients.isConfigured,
+
+    /** A new attempt for this browser: its cookie id and the provider URL to send the browser to. */
+    async begin(provider: ProviderId): Promise<{ attemptId: string; location: string }> {
+      const attemptId = newAttemptId();
+      const checks = {
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        codeVerifier: client.randomPKCECodeVerifier(),
+      };
+      let location: URL;
+      try {
+        location = await clients.authorizationUrl(provider, redirectUri(publicUrl, provider), checks);
+      } catch (err) {
+        throw new OauthFailure('unavailable', undefined, err);
+      }
+      await dropExpiredAttempts(database.db);
+      await saveAttempt(database.db, attemptId, { provider, ...checks });
+      return { attemptId, location: location.href };
+    },
+
+    /**
+     * The provider's redirect back. `search` is the callback's raw query string; the attempt is used up whatever
+     * happens next, so a callback can never be replayed.
+     */
+    async complete(
+      provider: ProviderId,
+      attemptId: string | null,
+      search: string,
+      visitor: Visitor,
+    ): Promise<StartedSession> {
+      const attempt = attemptId ? await takeAttempt(database.db, attemptId) : null;
+      if (!attempt) throw new OauthFailure('expired');
+      try {
+        // An attempt started for another provider must not be finished by this one's answer.
+        if (attempt.provider !== provider) throw new OauthFailure('failed');
+        const callbackUrl = new URL(`${redirectUri(publicUrl, provider)}${search}`);
+        const claims = await clients.exchange(provider, callbackUrl, attempt);
+        const account = await resolveAccount(database, provider, claims, visitor.ip);
+        const started = await deps.sessions.start({
+          user: account.user,
+          organizationName: account.organizationName,
+          remember: false,
+          ip: visitor.ip,
+          userAgent: visitor.userAgent,
+        });
+        await audit(database.db, {
+          action: 'login.success',
+          actorId: account.user.id,
+          targetType: 'user',
+          targetId: account.user.id,
+          ip: visitor.ip,
+          detail: { provider },
+        });
+        return started;
+      } catch (err) {
+        const failure = asFailure(err);
+        await audit(database.db, {
+          action: 'login.failure',
+          ip: visitor.ip,
+          detail: { provider, reason: failure.reason },
+        }).catch(() => {}); // the visitor still gets their answer if the audit write fails
+        throw failure;
+      }
+    },
+  };
+}
+
+export type OauthService = ReturnType<typeof createOauthService>;

@@ -1,0 +1,39 @@
+/** How much of what may happen, per window; past it the caller gets 429 with Retry-After. */
+import { TooManyRequests } from '../../http/errors';
+import type { Limiter } from './limiter';
+
+const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+
+export const THROTTLE_RULES = {
+  /** Failed sign-ins per account (ASVS: at most 100 an hour). */
+  loginFailuresPerAccount: { limit: 100, windowMs: HOUR },
+  /** Failed sign-ins per client IP. */
+  loginFailuresPerIp: { limit: 300, windowMs: HOUR },
+  /** Pre-approval probes reveal whether an account exists: per IP and per domain. */
+  preapprovePerIp: { limit: 30, windowMs: 10 * MINUTE },
+  preapprovePerDomain: { limit: 100, windowMs: HOUR },
+  /** Sign-up and reset requests send mail: per IP and per address. */
+  mailPerIp: { limit: 20, windowMs: HOUR },
+  mailPerAddress: { limit: 5, windowMs: HOUR },
+} as const;
+
+export type ThrottleRule = (typeof THROTTLE_RULES)[keyof typeof THROTTLE_RULES];
+
+export const TOO_MANY = 'Too many attempts. Please wait and try again later.';
+
+/** Counts one attempt under each key and refuses when any is past its limit. */
+export async function throttle(limiter: Limiter, checks: [key: string, rule: ThrottleRule][]): Promise<void> {
+  for (const [key, rule] of checks) {
+    const { count, retryAfter } = await limiter.hit(key, rule.windowMs);
+    if (count > rule.limit) throw new TooManyRequests(TOO_MANY, retryAfter);
+  }
+}
+
+/** Refuses, without counting, when a key is already past its limit (failures are counted separately). */
+export async function refuseWhenOver(limiter: Limiter, checks: [key: string, rule: ThrottleRule][]): Promise<void> {
+  for (const [key, rule] of checks) {
+    const { count, retryAfter } = await limiter.peek(key);
+    if (count >= rule.limit) throw new TooManyRequests(TOO_MANY, retryAfter);
+  }
+}
