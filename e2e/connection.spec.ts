@@ -1,7 +1,7 @@
 import { scratchDatabase } from '@tessera/server/test/databases';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, newPage, signInAsRoot } from './support/browser';
+import { acceptTermsAsRoot, launch, newPage, signInAsRoot } from './support/browser';
 import { type RunningServer, startServer } from './support/server';
 
 let browser: Browser;
@@ -15,6 +15,7 @@ const OFFLINE = 'The server is currently unreachable.';
 describe('connection (spec §4)', () => {
   it('warns when the server is unreachable and clears the warning when it is back', async () => {
     let server: RunningServer = await startServer();
+    await acceptTermsAsRoot(server.url);
     const { context, page } = await newPage(browser);
     await signInAsRoot(page, server.url);
     await page.goto(`${server.url}/usage`);
@@ -65,6 +66,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL)('two s
     const shared = { DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL! };
     const a = await startServer({ env: shared });
     const b = await startServer({ env: shared });
+    await acceptTermsAsRoot(a.url);
     const { context, page } = await newPage(browser);
     await signInAsRoot(page, b.url);
     await page.goto(`${b.url}/usage`);

@@ -115,9 +115,13 @@ describe('error pages', () => {
 describe('guards and sign-in', () => {
   it('sends an anonymous visitor of a guarded page to /login', async () => {
     const { context, page } = await newPage(env.browser);
-    for (const path of ['/', '/usage', '/releases', '/users/3']) {
+    for (const path of ['/', '/usage', '/releases', '/users/3?tab=keys']) {
       await page.goto(`${env.server.url}${path}`);
-      await page.waitForURL(`${env.server.url}/login`);
+      await page.waitForURL(/\/login/);
+      const url = new URL(page.url());
+      expect(url.pathname).toBe('/login');
+      // The page to return to after signing in rides along (none for the home page).
+      expect(url.searchParams.get('returnTo')).toBe(path === '/' ? null : path);
     }
     await context.close();
   });

@@ -34,7 +34,7 @@ describe('top bar (spec §2-3)', () => {
     await card.getByRole('button', { name: 'Sign Out' }).click();
     await page.waitForURL(`${env.server.url}/login`);
     await page.goto(`${env.server.url}/usage`);
-    await page.waitForURL(`${env.server.url}/login`);
+    await page.waitForURL(`${env.server.url}/login?returnTo=%2Fusage`);
     await context.close();
   });
 });

@@ -47,15 +47,41 @@ export async function newPage(
   return { context, page };
 }
 
-/** One server and one browser for a spec file, started together and stopped after its last test. */
-export function useServerAndBrowser(options?: ServerOptions): { server: RunningServer; browser: Browser } {
+/**
+ * One server and one browser for a spec file, started together and stopped after its last test. Root has
+ * accepted the agreement unless `acceptTerms` is false (the agreement gate's own tests).
+ */
+export function useServerAndBrowser(options?: ServerOptions & { acceptTerms?: boolean }): {
+  server: RunningServer;
+  browser: Browser;
+} {
   const shared = {} as { server: RunningServer; browser: Browser };
   beforeAll(async () => {
     [shared.server, shared.browser] = await Promise.all([startServer(options), launch()]);
+    if (options?.acceptTerms !== false) await acceptTermsAsRoot(shared.server.url);
   });
   afterAll(async () => {
     await shared.browser?.close();
     await shared.server?.stop();
   });
   return shared;
+}
+
+/** Signs root in over HTTP and accepts the current agreement, as root would on the Terms page. */
+export async function acceptTermsAsRoot(baseUrl: string): Promise<void> {
+  const headers = { 'content-type': 'application/json', 'x-requested-with': 'e2e' };
+  const login = await fetch(`${baseUrl}/auth/login`, { method: 'POST', headers, body: JSON.stringify(ROOT) });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const terms = (await (await fetch(`${baseUrl}/v2/terms`, { headers: { ...headers, cookie } })).json()) as {
+    ndaId: number;
+  };
+  const accepted = await fetch(`${baseUrl}/v2/terms/accept`, {
+    method: 'POST',
+    headers: { ...headers, cookie },
+    body: JSON.stringify({ ndaId: terms.ndaId }),
+  });
+  if (!accepted.ok) throw new Error(`accepting the agreement failed with ${accepted.status}`);
 }

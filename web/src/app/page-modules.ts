@@ -36,7 +36,7 @@ export const PAGE_MODULES: Record<string, Loader> = {
   'api-reference': frame,
   'client-libraries': frame,
   signup: frame,
-  terms: frame,
+  terms: () => import('../pages/terms/terms-page'),
   'user-organizations': frame,
   'user-organization': frame,
   'user-user': frame,

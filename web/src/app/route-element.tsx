@@ -1,5 +1,5 @@
 /** One route: guard, resource pattern, lazily loaded page, and the end of the navigation once it renders. */
-import { hasRank } from '@tessera/common/roles';
+import { hasRank, type Role } from '@tessera/common/roles';
 import {
   isResourceRoute,
   PASSWORD_ACTIONS,
@@ -47,10 +47,26 @@ export function NotFound() {
   return <Page route={NOT_FOUND_ROUTE} params={{ code: '404' }} resource={null} />;
 }
 
+/**
+ * Where a guard sends a visitor below the page's rank (spec §6): a signer to the agreement (as a 451 would);
+ * anyone else to /login, an anonymous visitor with the page to return to after signing in.
+ */
+export function guardTarget(
+  role: Role,
+  required: Role,
+  location: { pathname: string; search: string; hash: string },
+): string {
+  if (role === 'signer' && hasRank('user', required)) return '/terms';
+  if (role !== 'anonymous') return '/login';
+  const back = `${location.pathname}${location.search}${location.hash}`;
+  return back === '/' ? '/login' : `/login?${new URLSearchParams({ returnTo: back })}`;
+}
+
 export function RouteElement({ route }: { route: RouteDef }) {
   const params = useParams();
   const role = useStore((s) => s.self.role);
-  if (!hasRank(role, route.role)) return <Navigate to="/login" replace />;
+  const location = useLocation();
+  if (!hasRank(role, route.role)) return <Navigate to={guardTarget(role, route.role, location)} replace />;
   let resource: ResourceParams | null = null;
   if (isResourceRoute(route.path)) {
     resource = resourceParams(params);

@@ -21,7 +21,6 @@ export const PAGE_DESCRIPTIONS: Record<string, string> = {
   'api-reference': 'Every endpoint of the v2 API: parameters, replies, match scores and error codes, with examples.',
   'client-libraries': 'The JavaScript, Python and Java clients: how to install them and call each lookup.',
   signup: 'Create an account with your work e-mail, or sign up with an outside provider.',
-  terms: 'The agreement to accept before using the service.',
   'user-organizations': 'The organizations you can see, with their e-mail domains and whether they accept new users.',
   'user-organization': 'An organization: its name and e-mail domain, its users, API keys and contracts.',
   'user-user': 'A user: name, e-mail, role, organization and the record types they may see.',

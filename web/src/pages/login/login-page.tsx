@@ -49,6 +49,7 @@ function useProviderFailure(): void {
 
 export default function LoginPage() {
   useProviderFailure();
+  const returnTo = useStore((s) => s.model.returnTo);
   const settings = useSettings();
   const [email, setEmail] = useState(settings.email);
   const [password, setPassword] = useState('');
@@ -67,6 +68,7 @@ export default function LoginPage() {
         email: email.trim(),
         password,
         remember,
+        returnTo,
       });
       settings.update({ email: remember ? email.trim() : '' });
       refreshUser();
