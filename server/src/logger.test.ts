@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from './logger';
+import { redactUrl, serializeError } from './logger';
 import { buildTestApp, type TestApp } from './test/harness';
 
 describe('redactUrl', () => {
@@ -31,5 +31,17 @@ describe('request logs', () => {
     const text = t.logs.join('\n');
     expect(text).toContain('/v2/identities/byEmail?email=[redacted]&phone=[redacted]');
     expect(text).not.toMatch(/jane|private\.example|5551234567|secretsecret|abc123secret/);
+  });
+});
+
+describe('error serializer', () => {
+  it('cuts query parameters and addresses out of driver errors and their causes', () => {
+    const cause = new Error('duplicate key value violates unique constraint "users_email_key" for ada@acme.test');
+    const err = new Error('Failed query: select * from users where email = $1\nparams: ada@acme.test,5f2b…', { cause });
+    const logged = serializeError(err);
+    expect(JSON.stringify(logged)).not.toContain('ada@acme.test');
+    expect(logged.message).toBe('Failed query: select * from users where email = $1\nparams: [redacted]');
+    expect((logged.cause as { message: string }).message).toContain('[address]');
+    expect(String(logged.stack)).toMatch(/^Failed query[\s\S]*\n\s+at /);
   });
 });

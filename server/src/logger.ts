@@ -43,6 +43,30 @@ export function loggerOptions(level: string): LoggerOptions {
     },
     serializers: {
       req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: redactUrl(req.url ?? '') }),
+      err: serializeError,
     },
   };
+}
+
+/**
+ * Errors as logs may hold them: name, code, message and stack, with what a database driver quotes of the
+ * query's values (e-mail addresses, token hashes, IPs) cut off, and the same for causes.
+ */
+export function serializeError(err: unknown, depth = 0): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: scrub(String(err)) };
+  const out: Record<string, unknown> = { type: err.name, message: scrub(err.message) };
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' || typeof code === 'number') out.code = code;
+  if (err.stack)
+    out.stack = [out.message, ...err.stack.split('\n').filter((line) => line.trimStart().startsWith('at '))].join('\n');
+  if (err.cause !== undefined && depth < 3) out.cause = serializeError(err.cause, depth + 1);
+  return out;
+}
+
+/** Drops bound parameter lists ("params: …") and anything after "Failed query:" but the statement's first words. */
+export function scrub(message: string): string {
+  return message
+    .replace(/\bparams: [\s\S]*$/i, 'params: [redacted]')
+    .replace(/\S+@\S+\.[a-z]{2,}/gi, '[address]')
+    .slice(0, 2000);
 }

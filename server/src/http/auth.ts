@@ -20,7 +20,10 @@ export function registerAuth(app: FastifyInstance, sessions: SessionService, pol
   app.addHook('onRequest', async (request) => {
     request.user = ANONYMOUS_USER;
     request.session = null;
-    if (!isApiPath(request.url.split('?')[0] ?? '')) return;
+    // Decided on the matched route, not the raw URL, so an encoded path cannot skip or confuse it.
+    if (!isApiPath(request.routeOptions.url ?? '')) return;
+    // A request with its own credentials is never signed in by cookie: cookies ride along cross-site, keys do not.
+    if (request.headers.authorization) return;
     const token = readSessionToken(request, policy);
     if (!token) return;
     const resolved = await sessions.resolve(token);

@@ -39,8 +39,21 @@ describe('console', () => {
   });
 
   it('answers a POST to a page path with 404 JSON', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/users/12' });
+    const res = await t.app.inject({ method: 'POST', url: '/users/12', headers: { 'x-requested-with': 'XMLHttpRequest' } });
     expect(res.statusCode).toBe(404);
+  });
+
+  it('refuses a cross-site POST whatever its path looks like, encoded or not', async () => {
+    for (const url of ['/users/12', '/%61uth/login', '/auth/login']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+        payload: { email: 'a@b.test', password: 'x' },
+      });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.cookies, url).toHaveLength(0);
+    }
   });
 
   it('points assets at CDN_HOST when set', async () => {

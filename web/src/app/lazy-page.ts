@@ -6,14 +6,30 @@ import { PAGE_MODULES, type PageProps } from './page-modules';
 
 const cache = new Map<string, LazyExoticComponent<ComponentType<PageProps>>>();
 
-/** A guarded module that fails to load signs the user out to /login; any other reloads the page. */
-export function onLoadFailure(module: string, location: Pick<Location, 'assign' | 'reload'> = window.location): void {
+const RELOADED_KEY = 'tessera-reloaded';
+const RELOAD_GUARD_MS = 10_000;
+
+/**
+ * A guarded module that fails to load signs the user out to /login; any other reloads the page (a new
+ * release may have replaced its chunk). A failure again within 10 s of such a reload does not reload: it
+ * returns false and the page shows the error instead of hammering the server.
+ */
+export function onLoadFailure(
+  module: string,
+  location: Pick<Location, 'assign' | 'reload'> = window.location,
+  storage: Pick<Storage, 'getItem' | 'setItem'> = sessionStorage,
+  now: number = Date.now(),
+): boolean {
   if (isGuardedModule(module)) {
     forgetUser();
     location.assign('/login');
-  } else {
-    location.reload();
+    return true;
   }
+  const last = Number(storage.getItem(RELOADED_KEY) ?? 0);
+  if (now - last < RELOAD_GUARD_MS) return false;
+  storage.setItem(RELOADED_KEY, String(now));
+  location.reload();
+  return true;
 }
 
 export function lazyPage(module: string): LazyExoticComponent<ComponentType<PageProps>> {
@@ -24,7 +40,7 @@ export function lazyPage(module: string): LazyExoticComponent<ComponentType<Page
     page = lazy(() =>
       load().catch((err: unknown) => {
         console.error(err);
-        onLoadFailure(module);
+        if (!onLoadFailure(module)) throw err; // shown by the router's error page
         return new Promise<never>(() => {}); // the browser is leaving; render nothing meanwhile
       }),
     );

@@ -1,7 +1,7 @@
 import type { ClientMessage } from '@tessera/common/socket';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useStore } from '../lib/store';
-import { beginNavigation, finishNavigation, modelSearch, resetHitIndex } from './navigation';
+import { beginNavigation, decodeHash, finishNavigation, modelSearch, resetHitIndex } from './navigation';
 
 let sent: ClientMessage[];
 let scrolls: ScrollToOptions[];
@@ -60,6 +60,12 @@ describe('navigation (spec §2)', () => {
     document.body.append(target);
     finishNavigation('API Reference', '#rate%20limits');
     expect(scrolls).toEqual([{ top: 500 + window.scrollY - 72, behavior: 'smooth' }]);
+  });
+
+  it('survives a malformed hash', () => {
+    finishNavigation('FAQ', '#%zz');
+    expect(scrolls).toEqual([{ top: 0 }]);
+    expect(decodeHash('#a%20b')).toBe('a b');
   });
 
   it('writes the non-empty model values back as a query string', () => {

@@ -27,7 +27,7 @@ export function beginNavigation(pattern: string, href: string, search: string, s
 export function finishNavigation(pageTitle: string, hash: string): void {
   useStore.getState().set({ loading: false });
   document.title = documentTitle(pageTitle);
-  const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+  const target = hash ? document.getElementById(decodeHash(hash)) : null;
   if (target) {
     const top = target.getBoundingClientRect().top + window.scrollY - SCROLL_OFFSET_PX;
     window.scrollTo({ top, behavior: 'smooth' });
@@ -42,4 +42,14 @@ export function modelSearch(model: Record<string, string>): string {
   for (const [k, v] of Object.entries(model)) if (v !== '') params.set(k, v);
   const s = params.toString();
   return s ? `?${s}` : '';
+}
+
+/** The anchor id a hash names; a malformed escape is taken literally rather than breaking the page. */
+export function decodeHash(hash: string): string {
+  const raw = hash.replace(/^#/, '');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }

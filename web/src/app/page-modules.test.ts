@@ -17,9 +17,14 @@ describe('page modules', () => {
 describe('route-load failure (spec §2)', () => {
   const recorder = () => {
     const calls: string[] = [];
+    const stored = new Map<string, string>();
     return {
       calls,
       location: { assign: (to: string | URL) => calls.push(`assign ${to}`), reload: () => calls.push('reload') },
+      storage: {
+        getItem: (k: string) => stored.get(k) ?? null,
+        setItem: (k: string, v: string) => void stored.set(k, v),
+      },
     };
   };
 
@@ -33,9 +38,17 @@ describe('route-load failure (spec §2)', () => {
 
   it('reloads the page when any other module fails', () => {
     for (const module of ['root-releases', 'faq', 'login']) {
-      const { calls, location } = recorder();
-      onLoadFailure(module, location);
+      const { calls, location, storage } = recorder();
+      expect(onLoadFailure(module, location, storage)).toBe(true);
       expect(calls).toEqual(['reload']);
     }
+  });
+
+  it('does not reload again within 10 s of its own reload, so a missing chunk cannot loop', () => {
+    const { calls, location, storage } = recorder();
+    expect(onLoadFailure('faq', location, storage, 1_000_000)).toBe(true);
+    expect(onLoadFailure('faq', location, storage, 1_005_000)).toBe(false);
+    expect(onLoadFailure('faq', location, storage, 1_020_000)).toBe(true);
+    expect(calls).toEqual(['reload', 'reload']);
   });
 });

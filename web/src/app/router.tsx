@@ -3,6 +3,7 @@ import { ROUTES } from '@tessera/common/routes';
 import { createBrowserRouter } from 'react-router';
 import { setNavigator } from '../lib/navigator';
 import { NotFound, RouteElement } from './route-element';
+import { RouteError } from './route-error';
 import { Shell } from './shell/shell';
 
 export const NOT_FOUND_PATTERN = '*';
@@ -10,6 +11,7 @@ export const NOT_FOUND_PATTERN = '*';
 export const router = createBrowserRouter([
   {
     element: <Shell />,
+    errorElement: <RouteError />,
     children: [
       ...ROUTES.map((route) => ({ id: route.path, path: route.path, element: <RouteElement route={route} /> })),
       { id: NOT_FOUND_PATTERN, path: NOT_FOUND_PATTERN, element: <NotFound /> },

@@ -106,3 +106,20 @@ describe('GET /v2/self and PUT /auth/logout', () => {
     expect(res.statusCode).toBe(404);
   });
 });
+
+describe('credentials of another kind', () => {
+  it('never signs a request with an Authorization header in by its cookie', async () => {
+    const user = await makeUser(t.database);
+    const cookie = await signIn(t.app, user.email);
+    const self = await t.app.inject({ method: 'GET', url: '/v2/self', headers: { cookie, authorization: 'Bearer junk' } });
+    expect(self.json().self.id).toBe(0);
+    const out = await t.app.inject({
+      method: 'PUT',
+      url: '/auth/logout',
+      headers: { cookie, authorization: 'Bearer junk', origin: 'https://evil.example' },
+    });
+    expect(out.statusCode).toBe(200);
+    const still = await t.app.inject({ method: 'GET', url: '/v2/self', headers: { cookie } });
+    expect(still.json().self.id).toBe(user.id);
+  });
+});
