@@ -21,7 +21,7 @@ import { registerTermsRoutes } from './features/terms/routes';
 import { type Limiter, openLimiter } from './features/throttle/limiter';
 import { registerAuth } from './http/auth';
 import { registerConsole } from './http/console';
-import { registerErrorHandler } from './http/error-handler';
+import { registerErrorHandler, sendError } from './http/error-handler';
 import { registerOriginCheck } from './http/origin';
 import { registerStandingGate } from './http/standing-gate';
 import { loggerOptions } from './logger';
@@ -68,6 +68,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     bodyLimit: 10 * 1024 * 1024,
     return503OnClosing: true,
+    // Errors Fastify meets before routing (a malformed URL, say) get the same body as every other error.
+    frameworkErrors: (error, _request, reply) => {
+      void sendError(
+        reply,
+        400,
+        'bad_request',
+        error.code === 'FST_ERR_BAD_URL' ? 'The request URL is malformed.' : error.message,
+      );
+    },
   }) as unknown as FastifyInstance; // one instance type whether or not a pino logger was handed in
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

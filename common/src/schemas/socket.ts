@@ -11,7 +11,7 @@ export const channelSchema = z
 export const clientMessageSchema = z.union([
   z.tuple([
     z.literal('hit'),
-    z.object({ index: z.number().int().nonnegative(), url: z.string().max(HIT_URL_MAX_CHARS) }),
+    z.object({ index: z.number().int().nonnegative().max(2_147_483_647), url: z.string().max(HIT_URL_MAX_CHARS) }),
   ]),
   z.tuple([z.literal('subscribe'), channelSchema]),
   z.tuple([z.literal('unsubscribe'), channelSchema]),

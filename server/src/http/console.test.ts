@@ -39,8 +39,27 @@ describe('console', () => {
   });
 
   it('answers a POST to a page path with 404 JSON', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/users/12', headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/users/12',
+      headers: { 'x-requested-with': 'XMLHttpRequest' },
+    });
     expect(res.statusCode).toBe(404);
+  });
+
+  it('serves the page for client routes with a dot, and 404 JSON for missing top-level files and assets', async () => {
+    const page = await t.app.inject('/error/400/Unknown%20domain%20acme.com');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    for (const url of ['/favicon.ico', '/assets/gone-123.js'])
+      expect((await t.app.inject(url)).statusCode, url).toBe(404);
+  });
+
+  it('answers a malformed URL with the usual error body', async () => {
+    const res = await t.app.inject('/error/500/%E0%A4%A');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'bad_request', error: 'The request URL is malformed.' });
+    expect(res.json().requestId).toBeTruthy();
   });
 
   it('refuses a cross-site POST whatever its path looks like, encoded or not', async () => {

@@ -45,7 +45,8 @@ function contentSecurityPolicy(assetPrefix: string): string {
   ].join('; ');
 }
 
-const FILE_LIKE = /\.[a-z0-9]{1,8}$/i;
+/** A missing file at the top level (/favicon.ico, /robots.txt): client routes never have a dot there. */
+const ROOT_FILE = /^\/[^/]+\.[a-z0-9]{1,8}$/i;
 
 export async function registerConsole(app: FastifyInstance, options: ConsoleOptions): Promise<void> {
   const indexPath = path.join(options.staticDir, 'index.html');
@@ -75,7 +76,7 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleOpti
     if (isApiPath(pathname) || !wantsPage) {
       return sendError(reply, 404, 'not_found', `No such endpoint: ${request.method} ${pathname}`);
     }
-    if (pathname.startsWith('/assets/') || FILE_LIKE.test(pathname)) {
+    if (pathname.startsWith('/assets/') || ROOT_FILE.test(pathname)) {
       return sendError(reply, 404, 'not_found', `No such file: ${pathname}`);
     }
     return reply

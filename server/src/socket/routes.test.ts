@@ -3,6 +3,8 @@ import { SOCKET_CLOSE } from '@tessera/common/socket';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageViews } from '../db/schema';
+import { createSessionService } from '../features/sessions/service';
+import { findUserById } from '../features/users/repo';
 import { buildTestApp, CONSOLE_HEADERS, makeOrganization, makeUser, signIn, type TestApp } from '../test/harness';
 import { isPush, isReply, openSocket } from '../test/socket-client';
 
@@ -187,5 +189,22 @@ describe('channels', () => {
     }
     expect(bystander.ws.readyState).toBe(bystander.ws.OPEN);
     bystander.ws.close();
+  });
+
+  it('signs out and closes a socket when its session expires', async () => {
+    const user = await makeUser(t.database);
+    const found = await findUserById(t.database.db, user.id);
+    const sessions = createSessionService(t.database);
+    const started = await sessions.start({
+      user: found!.user,
+      organizationName: null,
+      remember: false,
+      ip: '127.0.0.1',
+      userAgent: 'test',
+      lifetimeMs: 1500,
+    });
+    const tab = await openSocket(base, { cookie: `tessera_session=${started.token}` });
+    expect((await tab.next(isPush('self'), 10_000))[1]).toMatchObject({ self: { id: 0 } });
+    expect((await tab.closed).code).toBe(SOCKET_CLOSE.sessionEnded);
   });
 });

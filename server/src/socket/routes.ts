@@ -1,6 +1,7 @@
 /** The console socket at /ws (spec §7): `[name, payload]` messages in, keyed objects out. */
 import { randomUUID } from 'node:crypto';
 import { SOCKET_MAX_MESSAGES_PER_SECOND } from '@tessera/common/constants';
+import { ANONYMOUS_USER } from '@tessera/common/entities';
 import { clientMessageSchema } from '@tessera/common/schemas/socket';
 import { SOCKET_CLOSE, SOCKET_PATH } from '@tessera/common/socket';
 import type { FastifyInstance } from 'fastify';
@@ -55,6 +56,19 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps): void {
         channels: new Set(),
       };
       hub.add(conn);
+      // A signed-in socket ends with its session: at expiry the browser hears it is signed out.
+      const expires = request.session ? request.session.expiresAt.getTime() - Date.now() : null;
+      const expiry =
+        expires === null
+          ? undefined
+          : setTimeout(
+              () => {
+                send(conn, ['push', { self: ANONYMOUS_USER }]);
+                socket.close(SOCKET_CLOSE.sessionEnded, 'Session ended');
+              },
+              Math.min(Math.max(0, expires), 2 ** 31 - 1),
+            );
+      socket.on('close', () => clearTimeout(expiry));
       const allow = tokenBucket(SOCKET_MAX_MESSAGES_PER_SECOND);
       const log = request.log.child({ socket: true, userId: conn.user.id || undefined });
 

@@ -10,7 +10,8 @@ import { sessionEndedByServer } from './session';
 import { useStore } from './store';
 
 const JOURNEY_KEY = 'tessera-journey';
-const MAX_QUEUE = 100;
+/** Fewer than the server lets a socket send per second, so a reconnect's flush is never taken for a flood. */
+const MAX_QUEUE = 30;
 
 /** Reload when the server version changes after the first value (spec §1). */
 export function versionWatcher(reload: () => void) {

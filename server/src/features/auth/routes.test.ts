@@ -111,7 +111,11 @@ describe('credentials of another kind', () => {
   it('never signs a request with an Authorization header in by its cookie', async () => {
     const user = await makeUser(t.database);
     const cookie = await signIn(t.app, user.email);
-    const self = await t.app.inject({ method: 'GET', url: '/v2/self', headers: { cookie, authorization: 'Bearer junk' } });
+    const self = await t.app.inject({
+      method: 'GET',
+      url: '/v2/self',
+      headers: { cookie, authorization: 'Bearer junk' },
+    });
     expect(self.json().self.id).toBe(0);
     const out = await t.app.inject({
       method: 'PUT',
