@@ -1,7 +1,8 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-const api = 'http://localhost:3000';
+// The API server `npm run dev` starts: the same PORT as `npm start`.
+const api = `http://localhost:${process.env.PORT ?? 3000}`;
 
 export default defineConfig({
   // Relative base: the server rewrites './assets/' to '/assets/' or the CDN host when it serves index.html,

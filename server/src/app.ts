@@ -11,6 +11,7 @@ import type { Database } from './db/client';
 import { createPasswordService } from './features/accounts/passwords';
 import { registerAccountRoutes } from './features/accounts/routes';
 import { createSignupService } from './features/accounts/signup';
+import { registerImpersonationRoutes } from './features/auth/impersonation';
 import { createSessionRotation } from './features/auth/rotation';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSystemRoutes(app, { database, version });
   registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub, limiter }), cookies });
   registerTermsRoutes(app, { database, rotation });
+  registerImpersonationRoutes(app, { database, rotation });
   const mail = { database, mailer, limiter, publicUrl: config.publicUrl };
   registerAccountRoutes(app, {
     signup: createSignupService(mail),

@@ -7,7 +7,7 @@ const DRAIN_LIMIT_MS = 15_000;
 
 export async function serve(): Promise<void> {
   const config = loadConfig();
-  const database = await openStorage(config);
+  const database = await openStorage(config, (line) => console.log(line));
   const fanout = await openFanout(config);
   const app = await buildApp({ config, database, fanout });
   await app.listen({ port: config.port, host: config.host });

@@ -1,15 +1,24 @@
 /** Opens what a running server needs, in order, and closes it in reverse. Shared by main and the CLI. */
-import type { Config } from './config';
+import { type Config, ConfigError } from './config';
 import { type Database, openDatabase } from './db/client';
+import { DataDirInUse } from './db/data-dir-lock';
 import { migrate } from './db/migrate';
 import { ensureRootUser } from './features/users/service';
 import { type Fanout, memoryFanout, redisFanout } from './socket/fanout';
 
-export async function openStorage(config: Config): Promise<Database> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+/** Opens and migrates the database, and makes the first root user when asked (saying what it did). */
+export async function openStorage(config: Config, report: (line: string) => void = () => {}): Promise<Database> {
+  let database: Database;
+  try {
+    database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  } catch (err) {
+    if (err instanceof DataDirInUse) throw new ConfigError(err.message);
+    throw err;
+  }
   try {
     await migrate(database);
-    await ensureRootUser(database, config.rootEmail, config.rootPassword);
+    const root = await ensureRootUser(database, config.rootEmail, config.rootPassword);
+    if (root !== 'not asked') report(`ROOT_EMAIL: root user ${root}.`);
   } catch (err) {
     await database.close();
     throw err;

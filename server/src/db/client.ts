@@ -12,6 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -63,12 +64,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return database;
   }
   let dataDir: string | undefined;
+  let unlock = () => {};
   if (options.dataDir) {
     // PGlite does not create parent folders.
     dataDir = path.join(options.dataDir, 'pglite');
     await mkdir(dataDir, { recursive: true });
+    unlock = lockDataDir(dataDir);
   }
-  const client = await PGlite.create(dataDir, { extensions: { pg_trgm, fuzzystrmatch } });
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dataDir, { extensions: { pg_trgm, fuzzystrmatch } });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   const db = drizzlePglite({ client, schema }) as unknown as Db;
-  return wrap(db, 'pglite', { kind: 'pglite', client }, () => client.close());
+  return wrap(db, 'pglite', { kind: 'pglite', client }, async () => {
+    await client.close();
+    unlock();
+  });
 }

@@ -1,5 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { findUserByEmail } from '../features/users/repo';
 import { ensureRootUser } from '../features/users/service';
 import { testDatabase } from '../test/harness';
 import { openDatabase } from './client';
@@ -23,11 +27,27 @@ describe('first root user', () => {
   it('is created from ROOT_EMAIL and ROOT_PASSWORD on an empty database only', async () => {
     const database = await openDatabase({ dataDir: null });
     await migrate(database);
-    expect(await ensureRootUser(database, 'root@tessera.test', null)).toBeNull();
-    const root = await ensureRootUser(database, 'root@tessera.test', 'Root-passw0rd!');
-    expect(root).toMatchObject({ email: 'root@tessera.test', role: 'root' });
-    expect(root!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    expect(await ensureRootUser(database, 'second@tessera.test', 'Root-passw0rd!')).toBeNull();
+    expect(await ensureRootUser(database, 'root@tessera.test', null)).toBe('not asked');
+    await expect(ensureRootUser(database, 'root@tessera.test', 'weak')).rejects.toThrow(
+      /^ROOT_PASSWORD: Please provide a password/,
+    );
+    await expect(ensureRootUser(database, 'not-an-address', 'Root-passw0rd!')).rejects.toThrow(/^ROOT_EMAIL: /);
+    expect(await ensureRootUser(database, 'root@tessera.test', 'Root-passw0rd!')).toBe('created');
+    const found = await findUserByEmail(database.db, 'root@tessera.test');
+    expect(found?.user).toMatchObject({ email: 'root@tessera.test', role: 'root' });
+    expect(found?.user.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await ensureRootUser(database, 'second@tessera.test', 'Root-passw0rd!')).toBe(
+      'ignored: the database already has users',
+    );
     await database.close();
+  });
+
+  it('keeps a second process off an embedded database in use', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tessera-lock-'));
+    const first = await openDatabase({ dataDir });
+    await expect(openDatabase({ dataDir })).rejects.toThrow(/is in use by process \d+\. Stop that process first/);
+    await first.close();
+    const again = await openDatabase({ dataDir });
+    await again.close();
   });
 });

@@ -1,5 +1,7 @@
 import { USER_COOKIE } from '@tessera/common/entities';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions } from '../../db/schema';
 import {
   buildTestApp,
   CONSOLE_HEADERS,
@@ -125,5 +127,18 @@ describe('credentials of another kind', () => {
     expect(out.statusCode).toBe(200);
     const still = await t.app.inject({ method: 'GET', url: '/v2/self', headers: { cookie } });
     expect(still.json().self.id).toBe(user.id);
+  });
+});
+
+describe('session limits', () => {
+  it('ends a browser session left unused for over 2 hours', async () => {
+    const user = await makeUser(t.database);
+    const cookie = await signIn(t.app, user.email);
+    await t.database.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 3 * 60 * 60 * 1000) })
+      .where(eq(sessions.userId, user.id));
+    const res = await t.app.inject({ method: 'GET', url: '/v2/self', headers: { cookie } });
+    expect(res.json().self.id).toBe(0);
   });
 });

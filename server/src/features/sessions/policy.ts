@@ -4,3 +4,6 @@ export const REMEMBER_MS = 30 * 24 * 60 * 60 * 1000;
 export const BROWSER_SESSION_MS = 12 * 60 * 60 * 1000;
 /** lastSeenAt is written at most this often per session. */
 export const TOUCH_INTERVAL_MS = 60 * 1000;
+/** Idle limits: a session not used for this long has ended (remembered sessions wait longer). */
+export const IDLE_MS = 2 * 60 * 60 * 1000;
+export const REMEMBERED_IDLE_MS = 7 * 24 * 60 * 60 * 1000;

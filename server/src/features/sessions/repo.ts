@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { agreementAcceptances, agreements, organizations, sessions, users } from '../../db/schema';
+import { IDLE_MS, REMEMBERED_IDLE_MS } from './policy';
 
 export interface SessionRow {
   id: number;
@@ -42,6 +43,12 @@ export async function insertSession(db: Executor, values: NewSession): Promise<S
   return row!;
 }
 
+/** The idle limits as SQL intervals (our own constants, written into the statement). */
+const IDLE_INTERVAL = {
+  browser: sql.raw(`interval '${IDLE_MS} milliseconds'`),
+  remembered: sql.raw(`interval '${REMEMBERED_IDLE_MS} milliseconds'`),
+};
+
 /** Whether the user has accepted the newest agreement (spec §4: otherwise they are a signer). */
 export const ACCEPTED_CURRENT_AGREEMENT = sql<boolean>`exists (
   select 1 from ${agreementAcceptances}
@@ -66,6 +73,7 @@ export async function findLiveSession(db: Executor, tokenHash: string) {
         eq(sessions.tokenHash, tokenHash),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, sql`now()`),
+        sql`${sessions.lastSeenAt} > now() - (case when ${sessions.remember} then ${IDLE_INTERVAL.remembered} else ${IDLE_INTERVAL.browser} end)`,
         isNull(users.deletedAt),
         eq(users.isActive, true),
       ),

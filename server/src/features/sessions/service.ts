@@ -1,8 +1,9 @@
 import { ANONYMOUS_USER, type User } from '@tessera/common/entities';
+import { canImpersonate, isRole } from '@tessera/common/roles';
 import type { Database } from '../../db/client';
 import { hasAcceptedCurrentAgreement } from '../terms/repo';
 import { toUserRecord } from '../users/record';
-import type { UserRow } from '../users/repo';
+import { findUserById, type UserRow } from '../users/repo';
 import { BROWSER_SESSION_MS, REMEMBER_MS, TOUCH_INTERVAL_MS } from './policy';
 import {
   findLiveSession,
@@ -48,6 +49,16 @@ export interface StartedSession extends Resolved {
   token: string;
 }
 
+async function impersonationStillAllowed(
+  database: Database,
+  impersonatorId: number,
+  target: UserRow,
+): Promise<boolean> {
+  const real = await findUserById(database.db, impersonatorId);
+  if (!real?.user.isActive || !isRole(real.user.role) || !isRole(target.role)) return false;
+  return canImpersonate({ id: real.user.id, role: real.user.role }, { id: target.id, role: target.role });
+}
+
 export function createSessionService(database: Database) {
   return {
     async start(input: StartSessionInput): Promise<StartedSession> {
@@ -55,7 +66,9 @@ export function createSessionService(database: Database) {
       const lifetime = input.lifetimeMs ?? (input.remember ? REMEMBER_MS : BROWSER_SESSION_MS);
       const expiresAt = new Date(Date.now() + lifetime);
       const scope = input.scope ?? 'full';
-      const acceptedTerms = input.acceptedTerms ?? (await hasAcceptedCurrentAgreement(database.db, input.user.id));
+      const acceptedTerms =
+        input.acceptedTerms ??
+        (Boolean(input.impersonatorId) || (await hasAcceptedCurrentAgreement(database.db, input.user.id)));
       const row = await insertSession(database.db, {
         tokenHash: hashToken(token),
         userId: input.user.id,
@@ -76,6 +89,14 @@ export function createSessionService(database: Database) {
       const row = await findLiveSession(database.db, hashToken(token));
       if (!row) return null;
       const { session } = row;
+      // While impersonating, the real user's rights are checked again on every request (spec §6).
+      if (
+        session.impersonatorId !== null &&
+        !(await impersonationStillAllowed(database, session.impersonatorId, row.user))
+      ) {
+        await revokeSession(database.db, session.id);
+        return null;
+      }
       if (Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
         await touchSession(database.db, session.id);
       }
@@ -85,7 +106,11 @@ export function createSessionService(database: Database) {
           row.user,
           row.organizationName,
           session.expiresAt.getTime(),
-          { passwordOnly: session.scope !== 'full', acceptedTerms: row.acceptedTerms },
+          // The agreement gate follows the real user, who is past it; nobody accepts it on another's behalf.
+          {
+            passwordOnly: session.scope !== 'full',
+            acceptedTerms: row.acceptedTerms || session.impersonatorId !== null,
+          },
           session.impersonatorId,
         ),
       };

@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
 import { requireRank } from '../../http/auth';
-import { Conflict, Unavailable } from '../../http/errors';
+import { Conflict, Forbidden, Unavailable } from '../../http/errors';
 import { audit } from '../audit/record';
 import type { SessionRotation } from '../auth/rotation';
 import { currentAgreement, recordAcceptance } from './repo';
@@ -28,6 +28,8 @@ export function registerTermsRoutes(app: FastifyInstance, deps: { database: Data
     { preHandler: requireRank('signer'), schema: { body: z.object({ ndaId: z.number().int().positive() }) } },
     async (request, reply) => {
       const { user, session } = request;
+      // Nobody accepts the agreement on another's behalf.
+      if (session?.impersonatorId) throw new Forbidden('Stop impersonating to accept the agreement.');
       const rotated = await deps.database.transaction(async (tx) => {
         const agreement = await currentAgreement(tx);
         if (!agreement || agreement.id !== request.body.ndaId) throw new Conflict(AGREEMENT_CHANGED);

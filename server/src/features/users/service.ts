@@ -1,6 +1,7 @@
 import type { Role } from '@tessera/common/roles';
 import { isRole } from '@tessera/common/roles';
 import { isEmail, isStrongPassword, MESSAGES } from '@tessera/common/validation';
+import { ConfigError } from '../../config';
 import type { Database } from '../../db/client';
 import { BadRequest, Conflict } from '../../http/errors';
 import { hashPassword } from './passwords';
@@ -38,13 +39,25 @@ export async function createUser(database: Database, input: CreateUserInput): Pr
   });
 }
 
-/** On an empty database, creates the first root user from ROOT_EMAIL and ROOT_PASSWORD. */
+export type RootUserOutcome = 'not asked' | 'created' | 'ignored: the database already has users';
+
+/**
+ * On an empty database, creates the first root user from ROOT_EMAIL and ROOT_PASSWORD. A bad value is a
+ * configuration error naming the variable.
+ */
 export async function ensureRootUser(
   database: Database,
   email: string | null,
   password: string | null,
-): Promise<UserRow | null> {
-  if (!email || !password) return null;
-  if ((await countUsers(database.db)) > 0) return null;
-  return createUser(database, { email, password, role: 'root', name: 'Root' });
+): Promise<RootUserOutcome> {
+  if (!email || !password) return 'not asked';
+  if ((await countUsers(database.db)) > 0) return 'ignored: the database already has users';
+  try {
+    await createUser(database, { email, password, role: 'root', name: 'Root' });
+  } catch (err) {
+    if (!(err instanceof BadRequest)) throw err;
+    const variable = err.fields?.[0]?.path === 'password' ? 'ROOT_PASSWORD' : 'ROOT_EMAIL';
+    throw new ConfigError(`${variable}: ${err.message}`);
+  }
+  return 'created';
 }

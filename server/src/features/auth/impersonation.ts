@@ -1,0 +1,75 @@
+/**
+ * Spec §4/§6 impersonation: super or higher, strictly above the target; start stores the real user as the
+ * impersonator and switches; stop restores them. No nesting. Each step issues a new session token and is audited
+ * with both ids.
+ */
+import { canImpersonate, isRole } from '@tessera/common/roles';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../../db/client';
+import { requireRank } from '../../http/auth';
+import { Conflict, Forbidden, NotFound } from '../../http/errors';
+import { audit } from '../audit/record';
+import { findUserById } from '../users/repo';
+import type { SessionRotation } from './rotation';
+
+export const IMPERSONATION_MESSAGES = {
+  nested: 'Stop impersonating before impersonating someone else.',
+  notImpersonating: 'You are not impersonating anyone.',
+  refused: 'You may only impersonate users of a lower role than yours.',
+} as const;
+
+export function registerImpersonationRoutes(
+  app: FastifyInstance,
+  deps: { database: Database; rotation: SessionRotation },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.put(
+    '/auth/impersonate/:id',
+    { preHandler: requireRank('super'), schema: { params: z.object({ id: z.coerce.number().int().positive() }) } },
+    async (request, reply) => {
+      const { user, session } = request;
+      if (!session) throw new Forbidden();
+      if (session.impersonatorId !== null) throw new Conflict(IMPERSONATION_MESSAGES.nested);
+      const target = await findUserById(deps.database.db, request.params.id);
+      if (!target || !target.user.isActive || !isRole(target.user.role)) throw new NotFound('No such user.');
+      if (!canImpersonate(user, { id: target.user.id, role: target.user.role })) {
+        throw new Forbidden(IMPERSONATION_MESSAGES.refused);
+      }
+      const self = await deps.rotation.rotate(request, reply, session, {
+        userId: target.user.id,
+        impersonatorId: user.id,
+      });
+      await audit(deps.database.db, {
+        action: 'impersonation.start',
+        actorId: target.user.id,
+        impersonatorId: user.id,
+        targetType: 'user',
+        targetId: target.user.id,
+        ip: request.ip,
+      });
+      return { self, location: '/' };
+    },
+  );
+
+  r.put('/auth/stopImpersonating', { preHandler: requireRank('resetter') }, async (request, reply) => {
+    const { session } = request;
+    if (!session || session.impersonatorId === null) throw new Conflict(IMPERSONATION_MESSAGES.notImpersonating);
+    const impersonated = session.userId;
+    const self = await deps.rotation.rotate(request, reply, session, {
+      userId: session.impersonatorId,
+      impersonatorId: null,
+    });
+    await audit(deps.database.db, {
+      action: 'impersonation.stop',
+      actorId: self.id,
+      impersonatorId: self.id,
+      targetType: 'user',
+      targetId: impersonated,
+      ip: request.ip,
+    });
+    return { self, location: '/' };
+  });
+}
