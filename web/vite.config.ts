@@ -1,5 +1,27 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/** Writes .br and .gz beside every hashed text asset, so the server sends them compressed without work. */
+function precompress(): Plugin {
+  return {
+    name: 'tessera-precompress',
+    apply: 'build',
+    writeBundle(options) {
+      const dir = path.join(options.dir ?? 'dist', 'assets');
+      for (const name of readdirSync(dir)) {
+        if (!/\.(js|css|svg|json)$/.test(name)) continue;
+        const file = path.join(dir, name);
+        const content = readFileSync(file);
+        if (content.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(content));
+      }
+    },
+  };
+}
 
 // The API server `npm run dev` starts: the same PORT as `npm start`.
 const api = `http://localhost:${process.env.PORT ?? 3000}`;
@@ -8,7 +30,7 @@ export default defineConfig({
   // Relative base: the server rewrites './assets/' to '/assets/' or the CDN host when it serves index.html,
   // and lazily loaded chunks then resolve against the entry's own URL.
   base: './',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/harness';
 import { renderIndex } from './console';
@@ -53,6 +54,16 @@ describe('console', () => {
     expect(page.headers['content-type']).toContain('text/html');
     for (const url of ['/favicon.ico', '/assets/gone-123.js'])
       expect((await t.app.inject(url)).statusCode, url).toBe(404);
+  });
+
+  it('sends a hashed asset compressed when the browser accepts it', async () => {
+    const res = await t.app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(res.rawPayload).toString()).toBe('console.log("console")');
+    const plain = await t.app.inject('/assets/index-abc123.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("console")');
   });
 
   it('answers a malformed URL with the usual error body', async () => {

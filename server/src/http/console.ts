@@ -62,6 +62,8 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleOpti
       prefix: '/',
       index: false,
       wildcard: false,
+      // The build writes .br and .gz beside each hashed asset (web/vite.config.ts).
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');

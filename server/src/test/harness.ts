@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Role } from '@tessera/common/roles';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -45,6 +46,7 @@ export function consoleBuild(): string {
       '<link rel="icon" href="./favicon.svg"></head><body><div id="root"></div></body></html>',
   );
   writeFileSync(path.join(dir, 'assets/index-abc123.js'), 'console.log("console")');
+  writeFileSync(path.join(dir, 'assets/index-abc123.js.gz'), gzipSync('console.log("console")'));
   writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dir;
 }

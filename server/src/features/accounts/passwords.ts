@@ -12,7 +12,7 @@ import { type CookiePolicy, clearSessionCookies, setSessionCookies } from '../..
 import { BadRequest, Unauthorized, Unprocessable } from '../../http/errors';
 import { actionLink, type Mailer, resetPassword } from '../../mail';
 import type { Hub } from '../../socket/hub';
-import { audit } from '../audit/record';
+import { type AuditAction, audit } from '../audit/record';
 import { consumeToken, issueToken, TOKEN_TTL_MS } from '../email-tokens/service';
 import type { SessionService } from '../sessions/service';
 import type { Limiter } from '../throttle/limiter';
@@ -38,6 +38,13 @@ const client = (request: FastifyRequest) => ({ ip: request.ip, userAgent: reques
 
 export function createPasswordService(deps: PasswordDeps) {
   const { db } = deps.database;
+
+  /** Stores a new password's hash and audits it as the user's own action. */
+  async function storePassword(userId: number, newPassword: string, action: AuditAction, ip: string): Promise<void> {
+    const passwordHash = await hashPassword(newPassword);
+    await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+    await audit(db, { action, actorId: userId, targetType: 'user', targetId: userId, ip });
+  }
 
   /** Ends sessions on every process so their browsers sign out at once. */
   async function endSessions(userId: number, keep: number | null): Promise<void> {
@@ -133,15 +140,7 @@ export function createPasswordService(deps: PasswordDeps) {
       reply: FastifyReply,
     ): Promise<{ self: User; location: string }> {
       const session = request.session!;
-      const passwordHash = await hashPassword(newPassword);
-      await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, session.userId));
-      await audit(db, {
-        action: 'password.set',
-        actorId: session.userId,
-        targetType: 'user',
-        targetId: session.userId,
-        ip: request.ip,
-      });
+      await storePassword(session.userId, newPassword, 'password.set', request.ip);
       await deps.sessions.end(session.id);
       const found = await findUserById(db, session.userId);
       if (!found) throw new Unauthorized();
@@ -162,15 +161,7 @@ export function createPasswordService(deps: PasswordDeps) {
       reply: FastifyReply,
     ): Promise<{ self: User; location: string }> {
       const session = request.session!;
-      const passwordHash = await hashPassword(newPassword);
-      await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, session.userId));
-      await audit(db, {
-        action: 'password.reset',
-        actorId: session.userId,
-        targetType: 'user',
-        targetId: session.userId,
-        ip: request.ip,
-      });
+      await storePassword(session.userId, newPassword, 'password.reset', request.ip);
       await endSessions(session.userId, null);
       clearSessionCookies(reply, deps.cookies);
       return { self: ANONYMOUS_USER, location: '/login' };

@@ -34,7 +34,7 @@ export function registerImpersonationRoutes(
       if (!session) throw new Forbidden();
       if (session.impersonatorId !== null) throw new Conflict(IMPERSONATION_MESSAGES.nested);
       const target = await findUserById(deps.database.db, request.params.id);
-      if (!target || !target.user.isActive || !isRole(target.user.role)) throw new NotFound('No such user.');
+      if (!target?.user.isActive || !isRole(target.user.role)) throw new NotFound('No such user.');
       if (!canImpersonate(user, { id: target.user.id, role: target.user.role })) {
         throw new Forbidden(IMPERSONATION_MESSAGES.refused);
       }
