@@ -16,5 +16,4 @@ export const ACCOUNT_MESSAGES = {
   },
   linkExpired: 'This link has expired or has already been used. Please ask for a new one.',
   wrongPassword: 'The current password is incorrect.',
-  sameDomainMissing: 'Please provide a valid email address.',
 } as const;

@@ -1,3 +1,4 @@
+import { ACCOUNT_MESSAGES } from './account-messages';
 /** Spec §3 identity provider (id, name, colour, icon): the four outside sign-in providers. */
 export interface IdentityProvider {
   id: 'google' | 'microsoft' | 'github' | 'linkedin';
@@ -42,8 +43,10 @@ export const PROVIDER_FAILURES = {
   account: (name: string) =>
     `Your account cannot be signed in with ${name}. Sign in with your email and password, or contact your administrator.`,
   /** A new person whose e-mail domain no organization accepts (spec §8 sign-up text). */
-  domain: (_name: string, domain?: string) =>
-    `Sorry, there is no organization accepting new users with emails ending in ${domain || 'your domain'}. Please contact your administrator to create an account for you.`,
+  domain: (_name: string, domain?: string) => ACCOUNT_MESSAGES.noAcceptingOrganization(domain || 'your domain'),
+  /** Too many sign-ins started from one address. */
+  throttled: (name: string) =>
+    `Too many sign-ins with ${name} were started from here. Please wait a few minutes and try again.`,
 } as const;
 export type ProviderFailure = keyof typeof PROVIDER_FAILURES;
 

@@ -127,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signup: createSignupService(mail),
     passwords: createPasswordService({ ...mail, sessions, hub, cookies }),
   });
-  registerOauthRoutes(app, { config, database, sessions, cookies });
+  registerOauthRoutes(app, { config, database, sessions, limiter, cookies });
   registerSocket(app, { hub, database, publicUrl: config.publicUrl, version });
   await registerConsole(app, {
     staticDir: config.staticDir,

@@ -31,8 +31,9 @@ export function registerStandingGate(app: FastifyInstance): void {
     if (ALWAYS.has(call)) return;
     if (role === 'signer' && !SIGNER.has(call)) throw new LegalNotice(TERMS_REQUIRED);
     // A link's session may only take that link's action: a reset link cannot become a signed-in set.
-    const path = request.url.split('?')[0];
-    if (role === 'resetter' && `${request.method} ${path}` !== `POST /auth/password/${request.session?.scope}`) {
+    // Decided on the matched route and its decoded parameter, never the raw URL.
+    const action = (request.params as { action?: string } | undefined)?.action;
+    if (role === 'resetter' && !(call === 'POST /auth/password/:action' && action === request.session?.scope)) {
       throw new Forbidden(PASSWORD_ONLY);
     }
   });

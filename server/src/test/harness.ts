@@ -58,10 +58,13 @@ export function testDataDir(): string {
   return dataDir;
 }
 
+/** The PUBLIC_URL every test app has. */
+export const TEST_PUBLIC_URL = 'http://localhost:3000';
+
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     LOG_LEVEL: 'silent',
-    PUBLIC_URL: 'http://localhost:3000',
+    PUBLIC_URL: TEST_PUBLIC_URL,
     STATIC_DIR: consoleBuild(),
     TESSERA_VERSION: 'test-1',
     DATA_DIR: testDataDir(),
@@ -98,8 +101,15 @@ export interface Member {
   organizationId: number | null;
 }
 
-export async function makeOrganization(database: Database, name = `Org ${randomUUID().slice(0, 8)}`) {
-  const [org] = await database.db.insert(organizations).values({ name }).returning();
+export async function makeOrganization(
+  database: Database,
+  name = `Org ${randomUUID().slice(0, 8)}`,
+  options: { emailDomain?: string; acceptUsers?: boolean } = {},
+) {
+  const [org] = await database.db
+    .insert(organizations)
+    .values({ name, ...options })
+    .returning();
   return org!;
 }
 

@@ -4,10 +4,12 @@
  */
 import { ACCOUNT_MESSAGES } from '@tessera/common/account-messages';
 import { ANONYMOUS_USER, type User } from '@tessera/common/entities';
+import { afterPassword } from '@tessera/common/return-path';
 import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { users } from '../../db/schema';
+import { clientInfo } from '../../http/client-info';
 import { type CookiePolicy, clearSessionCookies, setSessionCookies } from '../../http/cookies';
 import { BadRequest, Unauthorized, Unprocessable } from '../../http/errors';
 import { actionLink, type Mailer, resetPassword } from '../../mail';
@@ -34,22 +36,33 @@ export interface PasswordDeps {
 /** A password-only session lasts as long as a reset link. */
 const LINK_SESSION_MS = TOKEN_TTL_MS.reset;
 
-const client = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] ?? '' });
-
 export function createPasswordService(deps: PasswordDeps) {
   const { db } = deps.database;
 
-  /** Stores a new password's hash and audits it as the user's own action. */
-  async function storePassword(userId: number, newPassword: string, action: AuditAction, ip: string): Promise<void> {
+  /**
+   * In one transaction: stores a password's hash, audits it, ends the user's sessions but `keep`, and runs
+   * `then` (e.g. starting the next session). Browsers of the ended sessions hear of it once it has committed.
+   */
+  async function storePassword<T>(
+    change: { userId: number; impersonatorId?: number; action: AuditAction; ip: string; keep: number | null },
+    newPassword: string,
+    then: (tx: Executor) => Promise<T>,
+  ): Promise<T> {
     const passwordHash = await hashPassword(newPassword);
-    await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
-    await audit(db, { action, actorId: userId, targetType: 'user', targetId: userId, ip });
-  }
-
-  /** Ends sessions on every process so their browsers sign out at once. */
-  async function endSessions(userId: number, keep: number | null): Promise<void> {
-    const ended = await deps.sessions.endOthers(userId, keep);
+    const { ended, result } = await deps.database.transaction(async (tx) => {
+      await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, change.userId));
+      await audit(tx, {
+        action: change.action,
+        actorId: change.userId,
+        impersonatorId: change.impersonatorId,
+        targetType: 'user',
+        targetId: change.userId,
+        ip: change.ip,
+      });
+      return { ended: await deps.sessions.endOthers(change.userId, change.keep, tx), result: await then(tx) };
+    });
     await Promise.all(ended.map((id) => deps.hub.endSession(id)));
+    return result;
   }
 
   return {
@@ -58,7 +71,7 @@ export function createPasswordService(deps: PasswordDeps) {
      * action. A verification link also marks the address verified and joins the accepting organization.
      */
     async openLink(token: string, request: FastifyRequest, reply: FastifyReply): Promise<User> {
-      const opened = await deps.database.transaction(async (tx) => {
+      const started = await deps.database.transaction(async (tx) => {
         const used = await consumeToken(tx, token, ['verify', 'set', 'reset']);
         if (!used) throw new Unprocessable(ACCOUNT_MESSAGES.linkExpired);
         const found = await findUserById(tx, used.userId);
@@ -89,16 +102,17 @@ export function createPasswordService(deps: PasswordDeps) {
             ip: request.ip,
           });
         }
-        return { user, organizationName, purpose: used.purpose };
-      });
-      // The session starts once the token is spent and the address verified (the transaction has committed).
-      const started = await deps.sessions.start({
-        user: opened.user,
-        organizationName: opened.organizationName,
-        remember: false,
-        ...client(request),
-        scope: opened.purpose === 'reset' ? 'reset' : 'set',
-        lifetimeMs: LINK_SESSION_MS,
+        return deps.sessions.start(
+          {
+            user,
+            organizationName,
+            remember: false,
+            ...clientInfo(request),
+            scope: used.purpose === 'reset' ? 'reset' : 'set',
+            lifetimeMs: LINK_SESSION_MS,
+          },
+          tx,
+        );
       });
       setSessionCookies(reply, deps.cookies, started.token, started.user, false);
       return started.user;
@@ -133,38 +147,33 @@ export function createPasswordService(deps: PasswordDeps) {
       return { sent: true };
     },
 
-    /** Sets the password from a set or verification link, then signs the user in (as a signer until they accept). */
-    async setFromLink(
+    /**
+     * Takes a link session's password action (spec §2 Password). `set` signs the user in, a signer until they
+     * accept the agreement; `reset` ends every session of the user and signs in nobody.
+     */
+    async fromLink(
+      action: 'set' | 'reset',
       newPassword: string,
       request: FastifyRequest,
       reply: FastifyReply,
     ): Promise<{ self: User; location: string }> {
       const session = request.session!;
-      await storePassword(session.userId, newPassword, 'password.set', request.ip);
-      await deps.sessions.end(session.id);
-      const found = await findUserById(db, session.userId);
-      if (!found) throw new Unauthorized();
-      const started = await deps.sessions.start({
-        user: found.user,
-        organizationName: found.organizationName,
-        remember: false,
-        ...client(request),
+      const change = { userId: session.userId, action: `password.${action}` as const, ip: request.ip, keep: null };
+      if (action === 'reset') {
+        await storePassword(change, newPassword, async () => undefined);
+        clearSessionCookies(reply, deps.cookies);
+        return { self: ANONYMOUS_USER, location: afterPassword(ANONYMOUS_USER) };
+      }
+      const started = await storePassword(change, newPassword, async (tx) => {
+        const found = await findUserById(tx, session.userId);
+        if (!found) throw new Unauthorized();
+        return deps.sessions.start(
+          { user: found.user, organizationName: found.organizationName, remember: false, ...clientInfo(request) },
+          tx,
+        );
       });
       setSessionCookies(reply, deps.cookies, started.token, started.user, false);
-      return { self: started.user, location: started.user.role === 'signer' ? '/terms' : '/' };
-    },
-
-    /** Resets the password from a reset link; ends every session of the user and does not sign in. */
-    async resetFromLink(
-      newPassword: string,
-      request: FastifyRequest,
-      reply: FastifyReply,
-    ): Promise<{ self: User; location: string }> {
-      const session = request.session!;
-      await storePassword(session.userId, newPassword, 'password.reset', request.ip);
-      await endSessions(session.userId, null);
-      clearSessionCookies(reply, deps.cookies);
-      return { self: ANONYMOUS_USER, location: '/login' };
+      return { self: started.user, location: afterPassword(started.user) };
     },
 
     /** Changes the password with the current one; the user's other sessions end. */
@@ -180,20 +189,18 @@ export function createPasswordService(deps: PasswordDeps) {
         throw new BadRequest(ACCOUNT_MESSAGES.wrongPassword, [
           { path: 'body.password', message: ACCOUNT_MESSAGES.wrongPassword },
         ]);
-      await db
-        .update(users)
-        .set({ passwordHash: await hashPassword(newPassword), updatedAt: new Date() })
-        .where(eq(users.id, user.id));
-      await audit(db, {
-        action: 'password.change',
-        actorId: user.id,
-        impersonatorId: user.impersonator,
-        targetType: 'user',
-        targetId: user.id,
-        ip: request.ip,
-      });
-      await endSessions(user.id, session?.id ?? null);
-      return { self: user, location: '/profile' };
+      await storePassword(
+        {
+          userId: user.id,
+          impersonatorId: user.impersonator,
+          action: 'password.change',
+          ip: request.ip,
+          keep: session?.id ?? null,
+        },
+        newPassword,
+        async () => undefined,
+      );
+      return { self: user, location: afterPassword(user) };
     },
   };
 }

@@ -213,6 +213,14 @@ describe('changing a password', () => {
     expect((await get('/v2/self', there)).json().self.id).toBe(0);
   });
 
+  it('asks for the current password when it is missing, naming the field', async () => {
+    const user = await makeUser(t.database);
+    const cookie = await signIn(t.app, user.email);
+    const res = await post('/auth/password/change', { newPassword: NEW_PASSWORD }, cookie);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual([{ path: 'body.password', message: 'Please provide your current password.' }]);
+  });
+
   it('is refused to a visitor who is not signed in', async () => {
     const res = await post('/auth/password/change', { password: PASSWORD, newPassword: NEW_PASSWORD });
     expect(res.statusCode).toBe(401);

@@ -1,13 +1,15 @@
 /** Spec §7 account calls: pre-approval, sign-up, e-mailed links, forgotten and new passwords. */
+import { MESSAGES } from '@tessera/common/validation';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRank } from '../../http/auth';
-import { Forbidden } from '../../http/errors';
+import { BadRequest, Forbidden } from '../../http/errors';
 import type { PasswordService } from './passwords';
 import { emailBody, linkBody, passwordAction, passwordBody, preapproveReply, signupBody } from './schemas';
 import type { SignupService } from './signup';
 
-export const CURRENT_PASSWORD_REQUIRED = 'Please provide your current password.';
+export const CURRENT_PASSWORD_REQUIRED = MESSAGES.required('your current password');
+export const OPEN_THE_LINK = 'Open the link from your e-mail to set a new password.';
 
 export function registerAccountRoutes(
   app: FastifyInstance,
@@ -38,15 +40,16 @@ export function registerAccountRoutes(
       const { newPassword, password } = request.body;
       const scope = request.session?.scope ?? 'full';
       if (action === 'change') {
-        if (scope !== 'full') throw new Forbidden();
-        if (!password) throw new Forbidden(CURRENT_PASSWORD_REQUIRED);
+        // A link's session never gets here: the standing gate holds it to its own action.
+        if (!password) {
+          throw new BadRequest(CURRENT_PASSWORD_REQUIRED, [
+            { path: 'body.password', message: CURRENT_PASSWORD_REQUIRED },
+          ]);
+        }
         return deps.passwords.change(password, newPassword, request);
       }
-      // set and reset come from an e-mailed link's session (the standing gate holds each to its own action).
-      if (scope !== action) throw new Forbidden('Open the link from your e-mail to set a new password.');
-      return action === 'set'
-        ? deps.passwords.setFromLink(newPassword, request, reply)
-        : deps.passwords.resetFromLink(newPassword, request, reply);
+      if (scope !== action) throw new Forbidden(OPEN_THE_LINK);
+      return deps.passwords.fromLink(action, newPassword, request, reply);
     },
   );
 }

@@ -67,6 +67,17 @@ describe('impersonation (spec §4, §6)', () => {
     expect((await self(as)).id).toBe(0);
   });
 
+  it('does not nest: an impersonated super user cannot impersonate in turn', async () => {
+    const root = await makeUser(t.database, 'root');
+    const superUser = await makeUser(t.database, 'super');
+    const user = await makeUser(t.database, 'user');
+    const as = cookieOf(await put(`/auth/impersonate/${superUser.id}`, await signIn(t.app, root.email)));
+    const nested = await put(`/auth/impersonate/${user.id}`, as);
+    expect(nested.statusCode).toBe(409);
+    expect(nested.json().error).toBe(IMPERSONATION_MESSAGES.nested);
+    expect(await self(as)).toMatchObject({ id: superUser.id, impersonator: root.id });
+  });
+
   it('refuses to stop when not impersonating, and to accept the agreement for someone else', async () => {
     const root = await makeUser(t.database, 'root');
     const cookie = await signIn(t.app, root.email);

@@ -38,17 +38,18 @@ export function registerImpersonationRoutes(
       if (!canImpersonate(user, { id: target.user.id, role: target.user.role })) {
         throw new Forbidden(IMPERSONATION_MESSAGES.refused);
       }
-      const self = await deps.rotation.rotate(request, reply, session, {
+      const self = await deps.rotation.rotate(request, reply, {
         userId: target.user.id,
         impersonatorId: user.id,
-      });
-      await audit(deps.database.db, {
-        action: 'impersonation.start',
-        actorId: target.user.id,
-        impersonatorId: user.id,
-        targetType: 'user',
-        targetId: target.user.id,
-        ip: request.ip,
+        change: (tx) =>
+          audit(tx, {
+            action: 'impersonation.start',
+            actorId: target.user.id,
+            impersonatorId: user.id,
+            targetType: 'user',
+            targetId: target.user.id,
+            ip: request.ip,
+          }),
       });
       return { self, location: '/' };
     },
@@ -57,18 +58,19 @@ export function registerImpersonationRoutes(
   r.put('/auth/stopImpersonating', { preHandler: requireRank('resetter') }, async (request, reply) => {
     const { session } = request;
     if (!session || session.impersonatorId === null) throw new Conflict(IMPERSONATION_MESSAGES.notImpersonating);
-    const impersonated = session.userId;
-    const self = await deps.rotation.rotate(request, reply, session, {
-      userId: session.impersonatorId,
+    const realUser = session.impersonatorId;
+    const self = await deps.rotation.rotate(request, reply, {
+      userId: realUser,
       impersonatorId: null,
-    });
-    await audit(deps.database.db, {
-      action: 'impersonation.stop',
-      actorId: self.id,
-      impersonatorId: self.id,
-      targetType: 'user',
-      targetId: impersonated,
-      ip: request.ip,
+      change: (tx) =>
+        audit(tx, {
+          action: 'impersonation.stop',
+          actorId: session.userId,
+          impersonatorId: realUser,
+          targetType: 'user',
+          targetId: session.userId,
+          ip: request.ip,
+        }),
     });
     return { self, location: '/' };
   });

@@ -1,10 +1,12 @@
 /**
- * A new session token on every privilege change (accepting the agreement, impersonation start and stop): the
- * old session ends, the browser gets new cookies, and its open sockets follow the new session on every process.
+ * A new session token on every privilege change (accepting the agreement, impersonation start and stop): in one
+ * transaction the change itself, the new session and the end of the old one; then the browser gets new cookies
+ * and its open sockets follow the new session on every process.
  */
 import type { User } from '@tessera/common/entities';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
+import { clientInfo } from '../../http/client-info';
 import { type CookiePolicy, setSessionCookies } from '../../http/cookies';
 import { Unauthorized } from '../../http/errors';
 import type { Hub } from '../../socket/hub';
@@ -16,6 +18,8 @@ export interface RotateTo {
   userId?: number;
   /** The real user behind it while impersonating; null ends impersonation. */
   impersonatorId?: number | null;
+  /** The privilege change itself (and its audit row), written in the same transaction. */
+  change?: (tx: Executor) => Promise<void>;
 }
 
 export function createSessionRotation(deps: {
@@ -25,23 +29,26 @@ export function createSessionRotation(deps: {
   cookies: CookiePolicy;
 }) {
   return {
-    async rotate(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      session: SessionContext,
-      to: RotateTo = {},
-    ): Promise<User> {
-      const found = await findUserById(deps.database.db, to.userId ?? session.userId);
-      if (!found?.user.isActive) throw new Unauthorized('Your session has ended.');
-      const started = await deps.sessions.start({
-        user: found.user,
-        organizationName: found.organizationName,
-        remember: session.remember,
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? '',
-        impersonatorId: to.impersonatorId === undefined ? session.impersonatorId : to.impersonatorId,
+    async rotate(request: FastifyRequest, reply: FastifyReply, to: RotateTo = {}): Promise<User> {
+      const session = request.session as SessionContext | null;
+      if (!session) throw new Unauthorized();
+      const started = await deps.database.transaction(async (tx) => {
+        await to.change?.(tx);
+        const found = await findUserById(tx, to.userId ?? session.userId);
+        if (!found?.user.isActive) throw new Unauthorized('Your session has ended.');
+        const next = await deps.sessions.start(
+          {
+            user: found.user,
+            organizationName: found.organizationName,
+            remember: session.remember,
+            ...clientInfo(request),
+            impersonatorId: to.impersonatorId === undefined ? session.impersonatorId : to.impersonatorId,
+          },
+          tx,
+        );
+        await deps.sessions.end(session.id, tx);
+        return next;
       });
-      await deps.sessions.end(session.id);
       await deps.hub.rotateSession(session.id, started.session.id, started.user);
       setSessionCookies(reply, deps.cookies, started.token, started.user, session.remember);
       request.user = started.user;

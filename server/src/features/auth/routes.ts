@@ -1,8 +1,9 @@
 /** Password sign-in, sign-out and the caller's own record. The accounts issue adds the rest of /auth. */
 import { ANONYMOUS_USER } from '@tessera/common/entities';
-import { safeReturnPath } from '@tessera/common/return-path';
+import { landingPath } from '@tessera/common/return-path';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { clientInfo } from '../../http/client-info';
 import { type CookiePolicy, clearSessionCookies, setSessionCookies } from '../../http/cookies';
 import { loginBody, loginReply, selfReply } from './schemas';
 import type { AuthService } from './service';
@@ -17,14 +18,13 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { auth: AuthServi
       email,
       password,
       remember: remembered,
-      ip: request.ip,
-      userAgent: request.headers['user-agent'] ?? '',
+      ...clientInfo(request),
     });
     // Signing in again in the same browser ends the session it had (no stale sessions behind a new one).
     if (request.session) await deps.auth.retire(request.session);
     setSessionCookies(reply, deps.cookies, started.token, started.user, remembered);
     // A signer goes to the agreement first (spec §4).
-    return { location: started.user.role === 'signer' ? '/terms' : safeReturnPath(returnTo) };
+    return { location: landingPath(started.user.role, returnTo) };
   });
 
   r.put('/auth/logout', { schema: { response: { 200: selfReply } } }, async (request, reply) => {

@@ -1,5 +1,5 @@
 /** SQL for sign-in attempts: stored by the hash of their cookie id, taken back exactly once, dropped when stale. */
-import { eq, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { oauthAttempts } from '../../db/schema';
 import { hashToken } from '../sessions/tokens';
@@ -25,17 +25,14 @@ export async function saveAttempt(db: Executor, attemptId: string, attempt: Atte
 export async function takeAttempt(db: Executor, attemptId: string): Promise<Attempt | null> {
   const [row] = await db
     .delete(oauthAttempts)
-    .where(eq(oauthAttempts.idHash, hashToken(attemptId)))
+    .where(and(eq(oauthAttempts.idHash, hashToken(attemptId)), gt(oauthAttempts.expiresAt, sql`now()`)))
     .returning({
       provider: oauthAttempts.provider,
       state: oauthAttempts.state,
       nonce: oauthAttempts.nonce,
       codeVerifier: oauthAttempts.codeVerifier,
-      live: sql<boolean>`${oauthAttempts.expiresAt} > now()`,
     });
-  if (!row?.live) return null;
-  const { live: _, ...attempt } = row;
-  return attempt;
+  return row ?? null; // an expired attempt stays for dropExpiredAttempts
 }
 
 /** Attempts nobody came back for. */

@@ -1,44 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oauthAttempts, users } from '../../db/schema';
-import { buildTestApp, type TestApp } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { oauthAttempts } from '../../db/schema';
+import { makeOrganization } from '../../test/harness';
 import { hashToken } from '../sessions/tokens';
-import { startTestIssuer, TestBrowser, type TestIssuer } from './test-issuer';
+import { countUsers } from '../users/repo';
+import { TestBrowser, useOauthTestApp } from './test-issuer';
 
-let issuer: TestIssuer;
-let t: TestApp;
-const publicUrl = new URL('http://localhost:3000');
-
-beforeAll(async () => {
-  issuer = await startTestIssuer({ publicUrl, ids: ['google', 'github'] });
-  t = await buildTestApp({ env: issuer.env(['google', 'github']) });
-});
-afterAll(async () => {
-  await t.app.close();
-  await issuer.close();
-});
+const fx = useOauthTestApp(['google', 'github']);
+const { publicUrl } = fx;
 
 /** A person the provider vouches for, whose address Tessera does not know and no organization accepts. */
-const stranger = () => issuer.person({ email: `x-${randomUUID()}@nowhere.example`, email_verified: true });
+const stranger = () => fx.issuer.person({ email: `x-${randomUUID()}@nowhere.example`, email_verified: true });
 
 /** A browser that went to the provider and is about to come back: the callback URL, not yet visited. */
 async function cameBack(sub = stranger()) {
-  const b = new TestBrowser(t.app, publicUrl);
+  const b = new TestBrowser(fx.t.app, publicUrl);
   const start = await b.visit('/oauth/google');
   const callback = await b.atProvider(String(start.headers.location), { as: sub });
   return { b, callback, attemptId: b.tessera.get('tessera_oauth')! };
 }
 
-function failure(res: { statusCode: number; headers: Record<string, unknown> }) {
-  expect(res.statusCode).toBe(302);
-  const location = new URL(String(res.headers.location), publicUrl);
-  expect(location.pathname).toBe('/login');
-  return location.searchParams.get('failure');
-}
+const failure = (res: { statusCode: number; headers: Record<string, unknown> }) => fx.failureOf(res).get('failure');
 
 const path = (url: URL) => url.pathname + url.search;
-const countUsers = async () => (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n;
+const userCount = () => countUsers(fx.t.database.db);
 
 describe('GET /oauth/{provider}/callback refuses', () => {
   it('a changed state, and spends the attempt', async () => {
@@ -51,19 +37,17 @@ describe('GET /oauth/{provider}/callback refuses', () => {
 
   it('a callback without the attempt cookie (another browser, or a forged link)', async () => {
     const { callback } = await cameBack();
-    const other = new TestBrowser(t.app, publicUrl);
+    const other = new TestBrowser(fx.t.app, publicUrl);
     expect(failure(await other.visit(path(callback)))).toBe('expired');
   });
 
   it('a replayed attempt, even when the first use succeeded', async () => {
     const org = `ok${randomUUID().slice(0, 8)}.example`;
-    await t.database.db.execute(
-      sql`insert into organizations (name, email_domain, accept_users) values ('Replay', ${org}, true)`,
-    );
-    const { b, callback, attemptId } = await cameBack(issuer.person({ email: `r@${org}`, email_verified: true }));
+    await makeOrganization(fx.t.database, 'Replay', { emailDomain: org, acceptUsers: true });
+    const { b, callback, attemptId } = await cameBack(fx.issuer.person({ email: `r@${org}`, email_verified: true }));
     const first = await b.visit(path(callback));
-    expect(first.headers.location).toBe('/');
-    const attacker = new TestBrowser(t.app, publicUrl); // who copied the cookie and the URL
+    expect(first.headers.location).toBe('/terms'); // a newcomer, on to the agreement
+    const attacker = new TestBrowser(fx.t.app, publicUrl); // who copied the cookie and the URL
     attacker.tessera.set('tessera_oauth', attemptId);
     const replay = await attacker.visit(path(callback));
     expect(failure(replay)).toBe('expired');
@@ -72,7 +56,7 @@ describe('GET /oauth/{provider}/callback refuses', () => {
 
   it('an attempt older than 10 minutes', async () => {
     const { b, callback, attemptId } = await cameBack();
-    await t.database.db.execute(
+    await fx.t.database.db.execute(
       sql`update ${oauthAttempts} set expires_at = now() - interval '1 second' where id_hash = ${hashToken(attemptId)}`,
     );
     expect(failure(await b.visit(path(callback)))).toBe('expired');
@@ -80,16 +64,16 @@ describe('GET /oauth/{provider}/callback refuses', () => {
 
   it("one provider's answer delivered to another provider's callback", async () => {
     const { b, callback } = await cameBack();
-    const before = await countUsers();
+    const before = await userCount();
     const res = await b.visit(`/oauth/github/callback${callback.search}`);
     expect(failure(res)).toBe('failed');
     expect(new URL(String(res.headers.location), publicUrl).searchParams.get('provider')).toBe('github');
-    expect(await countUsers()).toBe(before);
+    expect(await userCount()).toBe(before);
   });
 
   it('a code that was not issued for this attempt (a second attempt with the first code)', async () => {
     const first = await cameBack();
-    const second = new TestBrowser(t.app, publicUrl);
+    const second = new TestBrowser(fx.t.app, publicUrl);
     const start = await second.visit('/oauth/google');
     const state = new URL(String(start.headers.location)).searchParams.get('state')!;
     const swapped = new URL(first.callback);
@@ -98,7 +82,7 @@ describe('GET /oauth/{provider}/callback refuses', () => {
   });
 
   it('a refusal at the provider, as a cancelled sign-in', async () => {
-    const b = new TestBrowser(t.app, publicUrl);
+    const b = new TestBrowser(fx.t.app, publicUrl);
     const start = await b.visit('/oauth/google');
     const callback = await b.atProvider(String(start.headers.location), { deny: true });
     expect(callback.searchParams.get('error')).toBe('access_denied');

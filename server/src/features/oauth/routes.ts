@@ -4,14 +4,17 @@
  * /login with a failure reason the page shows (an unconfigured provider included). Nothing here answers 500.
  */
 import { findProvider, type IdentityProvider } from '@tessera/common/providers';
+import { landingPath } from '@tessera/common/return-path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
+import { clientInfo } from '../../http/client-info';
 import { type CookiePolicy, setSessionCookies } from '../../http/cookies';
 import { NotFound } from '../../http/errors';
 import type { SessionService } from '../sessions/service';
+import type { Limiter } from '../throttle/limiter';
 import { clearAttemptCookie, readAttemptCookie, setAttemptCookie } from './attempt-cookie';
 import { failureLogFields, loginFailureLocation, OauthFailure } from './failures';
 import { createProviderClients } from './provider-client';
@@ -42,6 +45,7 @@ export interface OauthRouteDeps {
   config: Pick<Config, 'oauth' | 'publicUrl'>;
   database: Database;
   sessions: SessionService;
+  limiter: Limiter;
   cookies: CookiePolicy;
 }
 
@@ -51,16 +55,23 @@ export function registerOauthRoutes(app: FastifyInstance, deps: OauthRouteDeps):
     database: deps.database,
     sessions: deps.sessions,
     clients: createProviderClients(deps.config.oauth),
+    limiter: deps.limiter,
     publicUrl: deps.config.publicUrl,
   });
 
+  /** The provider a request names when it is set up here; otherwise the redirect back to /login saying so. */
+  function configured(id: string, reply: FastifyReply) {
+    const provider = knownProvider(id);
+    if (oauth.isConfigured(provider.id)) return provider;
+    redirect(reply, loginFailureLocation(provider.id, 'unconfigured'));
+    return null;
+  }
+
   r.get('/oauth/:provider', options, async (request, reply) => {
-    const provider = knownProvider(request.params.provider);
-    if (!oauth.isConfigured(provider.id)) {
-      return redirect(reply, loginFailureLocation(provider.id, 'unconfigured'));
-    }
+    const provider = configured(request.params.provider, reply);
+    if (!provider) return reply;
     try {
-      const { attemptId, location } = await oauth.begin(provider.id);
+      const { attemptId, location } = await oauth.begin(provider.id, request.ip);
       setAttemptCookie(reply, deps.cookies, attemptId);
       return redirect(reply, location);
     } catch (err) {
@@ -69,20 +80,23 @@ export function registerOauthRoutes(app: FastifyInstance, deps: OauthRouteDeps):
   });
 
   r.get('/oauth/:provider/callback', options, async (request, reply) => {
-    const provider = knownProvider(request.params.provider);
-    if (!oauth.isConfigured(provider.id)) {
-      return redirect(reply, loginFailureLocation(provider.id, 'unconfigured'));
-    }
+    // The attempt cookie is spent by any answer, an unconfigured provider's included.
     const attemptId = readAttemptCookie(request, deps.cookies);
-    clearAttemptCookie(reply, deps.cookies);
+    if (attemptId) clearAttemptCookie(reply, deps.cookies);
+    const provider = configured(request.params.provider, reply);
+    if (!provider) return reply;
     const q = request.url.indexOf('?');
     try {
-      const started = await oauth.complete(provider.id, attemptId, q < 0 ? '' : request.url.slice(q), {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? '',
-      });
+      const started = await oauth.complete(
+        provider.id,
+        attemptId,
+        q < 0 ? '' : request.url.slice(q),
+        clientInfo(request),
+      );
+      // Signing in again in the same browser ends the session it had, as password sign-in does.
+      if (request.session) await deps.sessions.end(request.session.id);
       setSessionCookies(reply, deps.cookies, started.token, started.user, false);
-      return redirect(reply, '/');
+      return redirect(reply, landingPath(started.user.role, '/'));
     } catch (err) {
       return fail(request, reply, provider, err);
     }

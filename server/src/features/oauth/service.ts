@@ -6,8 +6,11 @@
 import type { ProviderId } from '@tessera/common/providers';
 import * as client from 'openid-client';
 import type { Database } from '../../db/client';
+import type { ClientInfo } from '../../http/client-info';
 import { audit } from '../audit/record';
 import type { SessionService, StartedSession } from '../sessions/service';
+import type { Limiter } from '../throttle/limiter';
+import { THROTTLE_RULES } from '../throttle/rules';
 import { resolveAccount } from './accounts';
 import { newAttemptId } from './attempt-cookie';
 import { dropExpiredAttempts, saveAttempt, takeAttempt } from './attempts';
@@ -18,13 +21,11 @@ export interface OauthServiceDeps {
   database: Database;
   sessions: SessionService;
   clients: ProviderClients;
+  limiter: Limiter;
   publicUrl: URL;
 }
 
-export interface Visitor {
-  ip: string;
-  userAgent: string;
-}
+export type Visitor = ClientInfo;
 
 /** Where the provider sends the browser back: always from PUBLIC_URL (keeping its path prefix), never the Host header. */
 export function redirectUri(publicUrl: URL, provider: ProviderId): string {
@@ -33,13 +34,19 @@ export function redirectUri(publicUrl: URL, provider: ProviderId): string {
 
 /** Network trouble means the provider is unreachable; anything else it answered did not check out. */
 function unreachable(err: unknown): boolean {
-  const name = (err as Error | null)?.name;
+  const { name, code } = (err ?? {}) as { name?: string; code?: string };
   return (
-    name === 'TimeoutError' || name === 'AbortError' || (err instanceof TypeError && err.message === 'fetch failed')
+    name === 'TimeoutError' ||
+    name === 'AbortError' ||
+    // openid-client wraps its own timeouts and aborts in a ClientError with these codes.
+    code === 'OAUTH_TIMEOUT' ||
+    code === 'OAUTH_ABORT' ||
+    (err instanceof TypeError && err.message === 'fetch failed')
   );
 }
 
-function asFailure(err: unknown): OauthFailure {
+/** The reason /login shows for whatever went wrong; exported for its tests. */
+export function asFailure(err: unknown): OauthFailure {
   if (err instanceof OauthFailure) return err;
   if (err instanceof client.AuthorizationResponseError && err.error === 'access_denied') {
     return new OauthFailure('denied', undefined, err);
@@ -54,7 +61,10 @@ export function createOauthService(deps: OauthServiceDeps) {
     isConfigured: clients.isConfigured,
 
     /** A new attempt for this browser: its cookie id and the provider URL to send the browser to. */
-    async begin(provider: ProviderId): Promise<{ attemptId: string; location: string }> {
+    async begin(provider: ProviderId, ip: string): Promise<{ attemptId: string; location: string }> {
+      // Each start writes a row: a visitor may start only so many.
+      const { count } = await deps.limiter.hit(`oauth:ip:${ip}`, THROTTLE_RULES.oauthStartsPerIp.windowMs);
+      if (count > THROTTLE_RULES.oauthStartsPerIp.limit) throw new OauthFailure('throttled');
       const attemptId = newAttemptId();
       const checks = {
         state: client.randomState(),
@@ -90,22 +100,22 @@ export function createOauthService(deps: OauthServiceDeps) {
         const callbackUrl = new URL(`${redirectUri(publicUrl, provider)}${search}`);
         const claims = await clients.exchange(provider, callbackUrl, attempt);
         const account = await resolveAccount(database, provider, claims, visitor.ip);
-        const started = await deps.sessions.start({
-          user: account.user,
-          organizationName: account.organizationName,
-          remember: false,
-          ip: visitor.ip,
-          userAgent: visitor.userAgent,
+        // The session and its audit row go together, or neither does.
+        return await database.transaction(async (tx) => {
+          const started = await deps.sessions.start(
+            { user: account.user, organizationName: account.organizationName, remember: false, ...visitor },
+            tx,
+          );
+          await audit(tx, {
+            action: 'login.success',
+            actorId: account.user.id,
+            targetType: 'user',
+            targetId: account.user.id,
+            ip: visitor.ip,
+            detail: { provider },
+          });
+          return started;
         });
-        await audit(database.db, {
-          action: 'login.success',
-          actorId: account.user.id,
-          targetType: 'user',
-          targetId: account.user.id,
-          ip: visitor.ip,
-          detail: { provider },
-        });
-        return started;
       } catch (err) {
         const failure = asFailure(err);
         await audit(database.db, {
@@ -118,5 +128,3 @@ export function createOauthService(deps: OauthServiceDeps) {
     },
   };
 }
-
-export type OauthService = ReturnType<typeof createOauthService>;

@@ -2,53 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { USER_COOKIE } from '@tessera/common/entities';
 import { PROVIDER_FAILURES } from '@tessera/common/providers';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, identities, organizations, users } from '../../db/schema';
-import { buildTestApp, makeUser, type TestApp } from '../../test/harness';
-import { insertUser } from '../users/repo';
-import { startTestIssuer, TestBrowser, type TestIssuer } from './test-issuer';
+import { describe, expect, it } from 'vitest';
+import { auditLog, identities, users } from '../../db/schema';
+import { makeOrganization, makeUser, PASSWORD } from '../../test/harness';
+import { findUserByEmail, insertUser } from '../users/repo';
+import { type TestBrowser, useOauthTestApp } from './test-issuer';
 
-let issuer: TestIssuer;
-let t: TestApp;
-const publicUrl = new URL('http://localhost:3000');
-
-beforeAll(async () => {
-  issuer = await startTestIssuer({ publicUrl, ids: ['google', 'microsoft'] });
-  t = await buildTestApp({ env: issuer.env(['google', 'microsoft']) });
-});
-afterAll(async () => {
-  await t.app.close();
-  await issuer.close();
-});
-
-const browser = () => new TestBrowser(t.app, publicUrl);
+const fx = useOauthTestApp(['google', 'microsoft']);
+const { browser } = fx;
 const domain = () => `d${randomUUID().slice(0, 8)}.example`;
 
-async function organization(acceptUsers: boolean, emailDomain = domain()) {
-  const [org] = await t.database.db
-    .insert(organizations)
-    .values({ name: 'Acme', emailDomain, acceptUsers })
-    .returning();
-  return org!;
-}
+const organization = (acceptUsers: boolean, emailDomain = domain()) =>
+  makeOrganization(fx.t.database, 'Acme', { emailDomain, acceptUsers });
 
-async function userByEmail(email: string) {
-  const [row] = await t.database.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
-  return row;
-}
+const userByEmail = async (email: string) => (await findUserByEmail(fx.t.database.db, email))?.user;
 
 async function identitiesOf(subject: string) {
-  return t.database.db.select().from(identities).where(eq(identities.subject, subject));
+  return fx.t.database.db.select().from(identities).where(eq(identities.subject, subject));
 }
 
 async function actions(userId: number) {
-  const rows = await t.database.db.select().from(auditLog).where(eq(auditLog.actorId, userId));
+  const rows = await fx.t.database.db.select().from(auditLog).where(eq(auditLog.actorId, userId));
   return rows.map((r) => ({ action: r.action, detail: r.detail }));
 }
 
 function expectSignedIn(res: Awaited<ReturnType<TestBrowser['visit']>>) {
   expect(res.statusCode).toBe(302);
-  expect(res.headers.location).toBe('/');
+  const user = JSON.parse(decodeURIComponent(res.cookies.find((c) => c.name === USER_COOKIE)!.value));
+  // A newcomer goes to the agreement first, as after a password sign-in (spec §4).
+  expect(res.headers.location).toBe(user.role === 'signer' ? '/terms' : '/');
   const session = res.cookies.find((c) => c.name === 'tessera_session')!;
   expect(session.httpOnly).toBe(true);
   expect(session.maxAge).toBeUndefined(); // not remembered: ends with the browser
@@ -56,11 +38,9 @@ function expectSignedIn(res: Awaited<ReturnType<TestBrowser['visit']>>) {
 }
 
 function expectFailure(res: Awaited<ReturnType<TestBrowser['visit']>>, failure: string, provider = 'google') {
-  expect(res.statusCode).toBe(302);
-  const location = new URL(String(res.headers.location), publicUrl);
-  expect(location.pathname).toBe('/login');
-  expect(location.searchParams.get('failure')).toBe(failure);
-  expect(location.searchParams.get('provider')).toBe(provider);
+  const location = fx.failureOf(res);
+  expect(location.get('failure')).toBe(failure);
+  expect(location.get('provider')).toBe(provider);
   expect(failure in PROVIDER_FAILURES).toBe(true);
   expect(res.cookies.find((c) => c.name === 'tessera_session')).toBeUndefined();
   return location;
@@ -70,7 +50,7 @@ describe('a new person', () => {
   it('joins the organization accepting their domain, verified, without a password, and is signed in', async () => {
     const org = await organization(true);
     const email = `Ada.Lovelace@${org.emailDomain}`;
-    const sub = issuer.person({ email, email_verified: true, name: 'Ada Lovelace' });
+    const sub = fx.issuer.person({ email, email_verified: true, name: 'Ada Lovelace' });
     const b = browser();
 
     const record = expectSignedIn(await b.signIn('google', { as: sub }));
@@ -85,15 +65,15 @@ describe('a new person', () => {
       { action: 'login.success', detail: { provider: 'google' } },
     ]);
 
-    const self = await t.app.inject({ url: '/v2/self', cookies: Object.fromEntries(b.tessera) });
+    const self = await fx.t.app.inject({ url: '/v2/self', cookies: Object.fromEntries(b.tessera) });
     expect(self.json().self).toMatchObject({ id: user.id, email });
   });
 
   it('signs in as the same user next time, found by (provider, subject) even after the e-mail changed', async () => {
     const org = await organization(true);
-    const sub = issuer.person({ email: `grace@${org.emailDomain}`, email_verified: true, name: 'Grace' });
+    const sub = fx.issuer.person({ email: `grace@${org.emailDomain}`, email_verified: true, name: 'Grace' });
     const first = expectSignedIn(await browser().signIn('google', { as: sub }));
-    issuer.person({ sub, email: `grace.hopper@elsewhere.example`, email_verified: false });
+    fx.issuer.person({ sub, email: `grace.hopper@elsewhere.example`, email_verified: false });
 
     const again = expectSignedIn(await browser().signIn('google', { as: sub }));
     expect(again.id).toBe(first.id);
@@ -104,9 +84,9 @@ describe('a new person', () => {
   it('is refused when no organization accepts their domain, and nothing is created', async () => {
     const closed = await organization(false);
     for (const email of [`bob@${closed.emailDomain}`, `bob@${domain()}`]) {
-      const sub = issuer.person({ email, email_verified: true });
+      const sub = fx.issuer.person({ email, email_verified: true });
       const location = expectFailure(await browser().signIn('google', { as: sub }), 'domain');
-      expect(location.searchParams.get('domain')).toBe(email.split('@')[1]);
+      expect(location.get('domain')).toBe(email.split('@')[1]);
       expect(await userByEmail(email)).toBeUndefined();
       expect(await identitiesOf(sub)).toHaveLength(0);
     }
@@ -119,7 +99,7 @@ describe('a new person', () => {
       { email: `carol2@${org.emailDomain}` },
       { name: 'No Address' },
     ]) {
-      const sub = issuer.person(claims);
+      const sub = fx.issuer.person(claims);
       expectFailure(await browser().signIn('google', { as: sub }), 'unverified');
       expect(await identitiesOf(sub)).toHaveLength(0);
     }
@@ -129,8 +109,8 @@ describe('a new person', () => {
 
 describe('an existing account', () => {
   it('is linked and signed in when both the provider and Tessera verified the e-mail', async () => {
-    const member = await makeUser(t.database, 'admin');
-    const sub = issuer.person({ email: member.email.toUpperCase(), email_verified: true, name: 'Someone Else' });
+    const member = await makeUser(fx.t.database, 'admin');
+    const sub = fx.issuer.person({ email: member.email.toUpperCase(), email_verified: true, name: 'Someone Else' });
 
     const record = expectSignedIn(await browser().signIn('microsoft', { as: sub }));
     expect(record).toMatchObject({ id: member.id, email: member.email });
@@ -143,31 +123,34 @@ describe('an existing account', () => {
   });
 
   it('is not linked when the provider has not verified the e-mail', async () => {
-    const member = await makeUser(t.database);
-    const sub = issuer.person({ email: member.email, email_verified: false });
+    const member = await makeUser(fx.t.database);
+    const sub = fx.issuer.person({ email: member.email, email_verified: false });
     expectFailure(await browser().signIn('google', { as: sub }), 'unverified');
     expect(await identitiesOf(sub)).toHaveLength(0);
     expect(await actions(member.id)).toEqual([]);
   });
 
   it('is not linked when Tessera has not verified it, or it is inactive', async () => {
-    const unverified = await insertUser(t.database.db, { email: `pending-${randomUUID()}@tessera.test`, role: 'user' });
-    const inactive = await makeUser(t.database);
-    await t.database.db.update(users).set({ isActive: false }).where(eq(users.id, inactive.id));
+    const unverified = await insertUser(fx.t.database.db, {
+      email: `pending-${randomUUID()}@tessera.test`,
+      role: 'user',
+    });
+    const inactive = await makeUser(fx.t.database);
+    await fx.t.database.db.update(users).set({ isActive: false }).where(eq(users.id, inactive.id));
     for (const email of [unverified.email, inactive.email]) {
-      const sub = issuer.person({ email, email_verified: true });
+      const sub = fx.issuer.person({ email, email_verified: true });
       expectFailure(await browser().signIn('google', { as: sub }), 'account');
       expect(await identitiesOf(sub)).toHaveLength(0);
     }
   });
 
   it('linked earlier, no longer signs in once deactivated', async () => {
-    const member = await makeUser(t.database);
-    const sub = issuer.person({ email: member.email, email_verified: true });
+    const member = await makeUser(fx.t.database);
+    const sub = fx.issuer.person({ email: member.email, email_verified: true });
     expectSignedIn(await browser().signIn('google', { as: sub }));
-    await t.database.db.update(users).set({ isActive: false }).where(eq(users.id, member.id));
+    await fx.t.database.db.update(users).set({ isActive: false }).where(eq(users.id, member.id));
     expectFailure(await browser().signIn('google', { as: sub }), 'account');
-    const failures = await t.database.db
+    const failures = await fx.t.database.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'login.failure'), sql`${auditLog.detail}->>'reason' = 'account'`));
@@ -179,15 +162,47 @@ describe('logs', () => {
   it('carry no e-mail addresses, codes or tokens', async () => {
     const org = await organization(true);
     const email = `secretive@${org.emailDomain}`;
-    const sub = issuer.person({ email, email_verified: true });
+    const sub = fx.issuer.person({ email, email_verified: true });
     const b = browser();
     const start = await b.visit('/oauth/google');
     const callback = await b.atProvider(String(start.headers.location), { as: sub });
     expectSignedIn(await b.visit(callback.pathname + callback.search));
-    const logs = t.logs.join('\n');
+    const logs = fx.t.logs.join('\n');
     expect(logs).not.toContain(email);
     expect(logs).not.toContain(callback.searchParams.get('code'));
     expect(logs).not.toContain(callback.searchParams.get('state'));
     expect(logs).not.toContain(b.tessera.get('tessera_session'));
+  });
+});
+
+describe('signing in again in the same browser', () => {
+  it('ends the session the browser had, as a password sign-in does', async () => {
+    const user = await makeUser(fx.t.database);
+    const login = await fx.t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+      payload: { email: user.email, password: PASSWORD },
+    });
+    const before = login.cookies.find((c) => c.name === 'tessera_session')!.value;
+    const b = browser();
+    b.tessera.set('tessera_session', before);
+    const sub = fx.issuer.person({ email: user.email, email_verified: true });
+    const signedIn = expectSignedIn(await b.signIn('google', { as: sub }));
+    expect(signedIn.id).toBe(user.id);
+    expect(b.tessera.get('tessera_session')).not.toBe(before);
+    const old = await fx.t.app.inject({ url: '/v2/self', cookies: { tessera_session: before } });
+    expect(old.json().self.id).toBe(0);
+  });
+});
+
+describe('starting outside sign-ins', () => {
+  it('is limited per client address, and says so on /login', async () => {
+    const start = () => fx.t.app.inject({ url: '/oauth/google', remoteAddress: '10.9.9.9' });
+    for (let i = 0; i < 30; i++) expect(String((await start()).headers.location)).not.toContain('/login');
+    const refused = await start();
+    const params = fx.failureOf(refused);
+    expect(params.get('failure')).toBe('throttled');
+    expect(refused.cookies).toHaveLength(0);
   });
 });

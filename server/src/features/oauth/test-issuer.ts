@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import type { ProviderId } from '@tessera/common/providers';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import Provider, { type AccountClaims, type InteractionDetails } from 'oidc-provider';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { buildTestApp, TEST_PUBLIC_URL, type TestApp } from '../../test/harness';
 import { redirectUri } from './service';
 
 /** What the provider says about a person; `sub` is the key. Leave a claim out to have the provider omit it. */
@@ -169,4 +171,38 @@ export class TestBrowser {
     const callback = await this.atProvider(String(start.headers.location), act);
     return this.visit(callback.pathname + callback.search);
   }
+}
+
+/**
+ * A spec file's outside sign-in fixture: a local issuer for `ids` and a Tessera app configured for it, started
+ * before the file's tests and closed after them. Read `t` and `issuer` inside tests.
+ */
+export function useOauthTestApp(ids: ProviderId[]) {
+  const publicUrl = new URL(TEST_PUBLIC_URL);
+  const fixture = { publicUrl } as { t: TestApp; issuer: TestIssuer; publicUrl: URL };
+  beforeAll(async () => {
+    fixture.issuer = await startTestIssuer({ publicUrl, ids });
+    fixture.t = await buildTestApp({ env: fixture.issuer.env(ids) });
+  });
+  afterAll(async () => {
+    await fixture.t.app.close();
+    await fixture.issuer.close();
+  });
+  return {
+    get t() {
+      return fixture.t;
+    },
+    get issuer() {
+      return fixture.issuer;
+    },
+    publicUrl,
+    browser: () => new TestBrowser(fixture.t.app, publicUrl),
+    /** The failure reason of a reply that sent the browser back to /login. */
+    failureOf(res: { statusCode: number; headers: Record<string, unknown> }): URLSearchParams {
+      expect(res.statusCode).toBe(302);
+      const location = new URL(String(res.headers.location), publicUrl);
+      expect(location.pathname).toBe('/login');
+      return location.searchParams;
+    },
+  };
 }

@@ -1,6 +1,6 @@
-import { ANONYMOUS_USER, type User } from '@tessera/common/entities';
+import type { User } from '@tessera/common/entities';
 import { canImpersonate, isRole } from '@tessera/common/roles';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { hasAcceptedCurrentAgreement } from '../terms/repo';
 import { toUserRecord } from '../users/record';
 import { findUserById, type UserRow } from '../users/repo';
@@ -36,8 +36,6 @@ export interface StartSessionInput {
   ip: string;
   userAgent: string;
   impersonatorId?: number | null;
-  /** Whether the user accepted the newest agreement (looked up when omitted). */
-  acceptedTerms?: boolean;
   /** 'reset' or 'set' for a session from such a link. */
   scope?: SessionScope;
   /** Overrides the lifetime (a password-only session lasts an hour). */
@@ -59,17 +57,20 @@ async function impersonationStillAllowed(
   return canImpersonate({ id: real.user.id, role: real.user.role }, { id: target.id, role: target.role });
 }
 
+/**
+ * Sessions. `start`, `end` and `endOthers` take an optional executor so a caller can make them part of its own
+ * transaction (a password change and the sessions it ends, a privilege change and its new token).
+ */
 export function createSessionService(database: Database) {
   return {
-    async start(input: StartSessionInput): Promise<StartedSession> {
+    async start(input: StartSessionInput, db: Executor = database.db): Promise<StartedSession> {
       const token = newSessionToken();
       const lifetime = input.lifetimeMs ?? (input.remember ? REMEMBER_MS : BROWSER_SESSION_MS);
       const expiresAt = new Date(Date.now() + lifetime);
       const scope = input.scope ?? 'full';
-      const acceptedTerms =
-        input.acceptedTerms ??
-        (Boolean(input.impersonatorId) || (await hasAcceptedCurrentAgreement(database.db, input.user.id)));
-      const row = await insertSession(database.db, {
+      // The agreement gate follows the real user while impersonating (decision 0006).
+      const acceptedTerms = Boolean(input.impersonatorId) || (await hasAcceptedCurrentAgreement(db, input.user.id));
+      const row = await insertSession(db, {
         tokenHash: hashToken(token),
         userId: input.user.id,
         impersonatorId: input.impersonatorId ?? null,
@@ -116,16 +117,15 @@ export function createSessionService(database: Database) {
       };
     },
 
-    end(sessionId: number): Promise<boolean> {
-      return revokeSession(database.db, sessionId);
+    end(sessionId: number, db: Executor = database.db): Promise<boolean> {
+      return revokeSession(db, sessionId);
     },
 
     /** Ends the user's other sessions (all of them when `keep` is null); returns the ended ids. */
-    endOthers(userId: number, keep: number | null): Promise<number[]> {
-      return revokeUserSessions(database.db, userId, keep);
+    endOthers(userId: number, keep: number | null, db: Executor = database.db): Promise<number[]> {
+      return revokeUserSessions(db, userId, keep);
     },
   };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;
-export const ANONYMOUS: User = ANONYMOUS_USER;

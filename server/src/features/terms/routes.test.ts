@@ -70,6 +70,9 @@ describe('the agreement gate (spec §4)', () => {
     const stale = await call('POST', '/v2/terms/accept', cookie, { ndaId: before });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error).toBe(AGREEMENT_CHANGED);
+    // Nothing of the refused acceptance happened: the session was not replaced.
+    expect(stale.cookies).toHaveLength(0);
+    expect((await call('GET', '/v2/self', cookie)).json().self.id).toBe(user.id);
     const current = await call('GET', '/v2/terms', cookie);
     expect(current.json().nda).toContain('Version two.');
     const fresh = await call('POST', '/v2/terms/accept', cookie, { ndaId: current.json().ndaId });

@@ -30,22 +30,21 @@ export function registerTermsRoutes(app: FastifyInstance, deps: { database: Data
       const { user, session } = request;
       // Nobody accepts the agreement on another's behalf.
       if (session?.impersonatorId) throw new Forbidden('Stop impersonating to accept the agreement.');
-      const rotated = await deps.database.transaction(async (tx) => {
-        const agreement = await currentAgreement(tx);
-        if (!agreement || agreement.id !== request.body.ndaId) throw new Conflict(AGREEMENT_CHANGED);
-        await recordAcceptance(tx, user.id, agreement.id, request.ip);
-        await audit(tx, {
-          action: 'agreement.accept',
-          actorId: user.id,
-          impersonatorId: user.impersonator,
-          targetType: 'agreement',
-          targetId: agreement.id,
-          ip: request.ip,
-        });
-        return true;
+      // Signer to user is a privilege change: the acceptance and a new session token go together (spec §4).
+      const self = await deps.rotation.rotate(request, reply, {
+        change: async (tx) => {
+          const agreement = await currentAgreement(tx);
+          if (!agreement || agreement.id !== request.body.ndaId) throw new Conflict(AGREEMENT_CHANGED);
+          await recordAcceptance(tx, user.id, agreement.id, request.ip);
+          await audit(tx, {
+            action: 'agreement.accept',
+            actorId: user.id,
+            targetType: 'agreement',
+            targetId: agreement.id,
+            ip: request.ip,
+          });
+        },
       });
-      // Signer to user is a privilege change: a new session token (spec §4 and ASVS session rotation).
-      const self = rotated && session ? await deps.rotation.rotate(request, reply, session) : user;
       return { self };
     },
   );

@@ -16,6 +16,8 @@ export const THROTTLE_RULES = {
   /** Sign-up and reset requests send mail: per IP and per address. */
   mailPerIp: { limit: 20, windowMs: HOUR },
   mailPerAddress: { limit: 5, windowMs: HOUR },
+  /** Outside sign-ins started per IP (each stores an attempt). */
+  oauthStartsPerIp: { limit: 30, windowMs: 10 * MINUTE },
 } as const;
 
 export type ThrottleRule = (typeof THROTTLE_RULES)[keyof typeof THROTTLE_RULES];
