@@ -1,6 +1,7 @@
 /** Builds the whole server from its dependencies. main.ts listens with it; tests call inject() on it. */
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyWebsocket from '@fastify/websocket';
 import { SOCKET_MAX_MESSAGE_BYTES } from '@tessera/common/constants';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -15,11 +16,16 @@ import { registerImpersonationRoutes } from './features/auth/impersonation';
 import { createSessionRotation } from './features/auth/rotation';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
+import { registerImageRoutes } from './features/images/routes';
 import { registerOauthRoutes } from './features/oauth/routes';
+import { registerOrganizationRoutes } from './features/organizations/routes';
+import { registerSessionRoutes } from './features/sessions/routes';
 import { createSessionService } from './features/sessions/service';
 import { registerSystemRoutes } from './features/system/routes';
 import { registerTermsRoutes } from './features/terms/routes';
 import { type Limiter, openLimiter } from './features/throttle/limiter';
+import { createUserManagement } from './features/users/manage';
+import { registerUserRoutes } from './features/users/routes';
 import { registerAuth } from './http/auth';
 import { registerConsole } from './http/console';
 import { registerErrorHandler, sendError } from './http/error-handler';
@@ -105,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sessions = createSessionService(database);
 
   await app.register(fastifyCookie);
+  // Limits are set per route as well; these are the ceiling for any multipart request.
+  await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 20, parts: 21 } });
   await app.register(fastifyWebsocket, {
     options: { maxPayload: SOCKET_MAX_MESSAGE_BYTES },
     // Tell browsers why the socket closes (1001, going away) so they reconnect rather than give up.
@@ -128,6 +136,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     passwords: createPasswordService({ ...mail, sessions, hub, cookies }),
   });
   registerOauthRoutes(app, { config, database, sessions, limiter, cookies });
+  registerOrganizationRoutes(app, { database, hub });
+  registerUserRoutes(app, {
+    database,
+    manage: createUserManagement({ database, sessions, hub, mailer, publicUrl: config.publicUrl }),
+  });
+  registerSessionRoutes(app, { database, sessions, hub });
+  registerImageRoutes(app, { database });
   registerSocket(app, { hub, database, publicUrl: config.publicUrl, version });
   await registerConsole(app, {
     staticDir: config.staticDir,

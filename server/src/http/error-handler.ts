@@ -60,6 +60,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.error({ err: error }, 'reply did not match its schema');
       return sendError(reply, 500, 'internal', 'An unexpected error occurred. Please try again later.');
     }
+    if (isUniqueViolation(error)) {
+      return sendError(reply, 409, 'conflict', 'This conflicts with an existing record. Reload and try again.');
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return sendError(reply, status, CODE_BY_STATUS[status] ?? 'bad_request', clientMessage(error, status));
@@ -68,6 +71,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status === 503) return sendError(reply, 503, 'unavailable', 'The service is temporarily unavailable.');
     return sendError(reply, 500, 'internal', 'An unexpected error occurred. Please try again later.');
   });
+}
+
+/** A unique index refused a write that raced another (both engines report SQLSTATE 23505, maybe as the cause). */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; depth++) {
+    if (e.code === '23505') return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 /** Fastify's own 4xx messages are safe to show; they name what was wrong with the request. */

@@ -142,3 +142,31 @@ export async function signIn(app: FastifyInstance, email: string, password = PAS
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
   return res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
 }
+
+/** A user without a password (no argon2 cost): for tests that act on users rather than as them. */
+export async function makeAccount(database: Database, role: Role = 'user', organizationId: number | null = null) {
+  const email = `${role}-${randomUUID()}@tessera.test`;
+  const row = await createUser(database, { email, role, organizationId });
+  return { id: row.id, email: row.email, role, organizationId } satisfies Member;
+}
+
+/** A 1×1 PNG. */
+export const PNG_PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+/** A multipart/form-data body with one file field, as the console's upload client sends it. */
+export function multipartFile(
+  bytes: Buffer,
+  options: { field?: string; filename?: string; type?: string } = {},
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----tessera${randomUUID()}`;
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="${options.field ?? 'file'}"; ` +
+    `filename="${options.filename ?? 'picture.png'}"\r\nContent-Type: ${options.type ?? 'image/png'}\r\n\r\n`;
+  return {
+    payload: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-requested-with': 'XMLHttpRequest' },
+  };
+}

@@ -2,6 +2,7 @@ export * from './agreements';
 export * from './audit-log';
 export * from './email-tokens';
 export * from './identities';
+export * from './images';
 export * from './oauth-attempts';
 export * from './organizations';
 export * from './page-views';

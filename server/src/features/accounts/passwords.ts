@@ -102,6 +102,15 @@ export function createPasswordService(deps: PasswordDeps) {
             ip: request.ip,
           });
         }
+        if (used.purpose === 'set' && !user.verifiedAt) {
+          // The link reached the address an administrator gave: that verifies it.
+          const [updated] = await tx
+            .update(users)
+            .set({ verifiedAt: new Date(), updatedAt: new Date() })
+            .where(eq(users.id, user.id))
+            .returning();
+          user = updated!;
+        }
         return deps.sessions.start(
           {
             user,

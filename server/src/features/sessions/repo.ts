@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { agreementAcceptances, agreements, organizations, sessions, users } from '../../db/schema';
 import { IDLE_MS, REMEMBERED_IDLE_MS } from './policy';
@@ -56,6 +56,15 @@ export const ACCEPTED_CURRENT_AGREEMENT = sql<boolean>`exists (
     and ${agreementAcceptances.agreementId} = (select max(${agreements.id}) from ${agreements})
 )`;
 
+/** A session that is neither ended, expired nor idle too long, of an active user (joined as `users`). */
+const LIVE = and(
+  isNull(sessions.revokedAt),
+  gt(sessions.expiresAt, sql`now()`),
+  sql`${sessions.lastSeenAt} > now() - (case when ${sessions.remember} then ${IDLE_INTERVAL.remembered} else ${IDLE_INTERVAL.browser} end)`,
+  isNull(users.deletedAt),
+  eq(users.isActive, true),
+);
+
 /** The live session for a token hash, with its user and organization, in one round trip. */
 export async function findLiveSession(db: Executor, tokenHash: string) {
   const [row] = await db
@@ -68,16 +77,7 @@ export async function findLiveSession(db: Executor, tokenHash: string) {
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(organizations, eq(organizations.id, users.organizationId))
-    .where(
-      and(
-        eq(sessions.tokenHash, tokenHash),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, sql`now()`),
-        sql`${sessions.lastSeenAt} > now() - (case when ${sessions.remember} then ${IDLE_INTERVAL.remembered} else ${IDLE_INTERVAL.browser} end)`,
-        isNull(users.deletedAt),
-        eq(users.isActive, true),
-      ),
-    )
+    .where(and(eq(sessions.tokenHash, tokenHash), LIVE))
     .limit(1);
   return row ?? null;
 }
@@ -110,4 +110,41 @@ export async function revokeUserSessions(db: Executor, userId: number, exceptId:
     )
     .returning({ id: sessions.id });
   return rows.map((r) => r.id);
+}
+
+/** Live sessions with their users and organizations, newest activity first; one user's when `userId` is given. */
+export async function listLiveSessions(db: Executor, userId?: number, limit = 1000) {
+  return db
+    .select({
+      session: { ...SESSION_COLUMNS, ip: sessions.ip, userAgent: sessions.userAgent, createdAt: sessions.createdAt },
+      user: {
+        id: users.id,
+        email: users.email,
+        name: users.name,
+        role: users.role,
+        organizationId: users.organizationId,
+      },
+      organizationName: organizations.name,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+    .where(and(LIVE, userId === undefined ? undefined : eq(sessions.userId, userId)))
+    .orderBy(desc(sessions.lastSeenAt))
+    .limit(limit);
+}
+
+/** One live session with its user's id and role. */
+export async function findLiveSessionById(db: Executor, id: number) {
+  const [row] = await listLiveSessionsWhere(db, eq(sessions.id, id));
+  return row ?? null;
+}
+
+function listLiveSessionsWhere(db: Executor, condition: SQL) {
+  return db
+    .select({ id: sessions.id, userId: sessions.userId, role: users.role, organizationId: users.organizationId })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(LIVE, condition))
+    .limit(1);
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { organizations, users } from '../../db/schema';
 
@@ -33,4 +33,17 @@ export async function findUserById(db: Executor, id: number) {
 export async function countUsers(db: Executor): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
   return row?.n ?? 0;
+}
+
+/** Live users, optionally of one organization, with their organization's name; at most `limit`. */
+export async function listUsers(db: Executor, organizationId: number | undefined, limit = 10_000) {
+  return db
+    .select({ user: users, organizationName: organizations.name })
+    .from(users)
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
+    .where(
+      and(isNull(users.deletedAt), organizationId === undefined ? undefined : eq(users.organizationId, organizationId)),
+    )
+    .orderBy(asc(users.name), asc(users.email))
+    .limit(limit);
 }

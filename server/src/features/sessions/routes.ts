@@ -1,0 +1,108 @@
+/**
+ * /v2/sessions (decision 0007): everyone lists and ends their own sessions ("sign out everywhere" ends the others);
+ * super and root list every live session and end those of users below them. Ending one closes its sockets.
+ */
+import type { User } from '@tessera/common/entities';
+import { RESOURCE_PATHS, type SessionEntry } from '@tessera/common/resources';
+import { hasRank, isRole, ROLE_RANK } from '@tessera/common/roles';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../../db/client';
+import { requireRank } from '../../http/auth';
+import { Forbidden, NotFound } from '../../http/errors';
+import { keyed } from '../../http/keyed';
+import type { Hub } from '../../socket/hub';
+import { audit } from '../audit/record';
+import { NOT_FOUND } from '../console/access';
+import { idParams } from '../organizations/schemas';
+import { findLiveSessionById, listLiveSessions } from './repo';
+import type { SessionService } from './service';
+
+export const SESSION_MESSAGES = {
+  revokeRefused: 'You may only end the sessions of users with a lower role than yours.',
+} as const;
+
+type ListedRow = Awaited<ReturnType<typeof listLiveSessions>>[number];
+
+function toSessionEntry(row: ListedRow, currentId: number | undefined): SessionEntry {
+  const { session, user } = row;
+  return {
+    id: session.id,
+    userId: user.id,
+    userEmail: user.email,
+    userName: user.name,
+    organizationId: user.organizationId,
+    organizationName: row.organizationName ?? '',
+    impersonatorId: session.impersonatorId,
+    ip: session.ip,
+    userAgent: session.userAgent,
+    remember: session.remember,
+    createdAt: session.createdAt.toISOString(),
+    lastSeenAt: session.lastSeenAt.toISOString(),
+    expiresAt: session.expiresAt.toISOString(),
+    current: session.id === currentId,
+  };
+}
+
+/** Own sessions always; others' only for super+ strictly above their owner. */
+function mayEnd(actor: User, owner: { userId: number; role: string }): boolean {
+  if (owner.userId === actor.id) return true;
+  return hasRank(actor.role, 'super') && isRole(owner.role) && ROLE_RANK[actor.role] > ROLE_RANK[owner.role];
+}
+
+export function registerSessionRoutes(
+  app: FastifyInstance,
+  deps: { database: Database; sessions: SessionService; hub: Hub },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { database } = deps;
+
+  async function endAll(request: FastifyRequest, ids: number[], ownerId: number) {
+    const at = new Date().toISOString();
+    await Promise.all(ids.map((id) => deps.hub.endSession(id)));
+    if (ids.length > 0) {
+      await audit(database.db, {
+        action: 'session.revoke',
+        actorId: request.user.id,
+        impersonatorId: request.user.impersonator,
+        targetType: 'user',
+        targetId: ownerId,
+        ip: request.ip,
+        detail: { sessions: ids },
+      });
+    }
+    return { sessions: keyed(ids.map((id) => ({ id, deletedAt: at }))) };
+  }
+
+  r.get(
+    RESOURCE_PATHS.sessions,
+    { preHandler: requireRank('user'), schema: { querystring: z.object({ mine: z.stringbool().optional() }) } },
+    async (request) => {
+      const { user, session } = request;
+      const everyone = hasRank(user.role, 'super') && !request.query.mine;
+      const rows = await listLiveSessions(database.db, everyone ? undefined : user.id);
+      return { sessions: keyed(rows.map((row) => toSessionEntry(row, session?.id))) };
+    },
+  );
+
+  r.delete(
+    `${RESOURCE_PATHS.sessions}/:id`,
+    { preHandler: requireRank('user'), schema: { params: idParams } },
+    async (request) => {
+      const { user } = request;
+      const owner = await findLiveSessionById(database.db, request.params.id);
+      if (!owner || (owner.userId !== user.id && !hasRank(user.role, 'super'))) throw new NotFound(NOT_FOUND.session);
+      if (!mayEnd(user, owner)) throw new Forbidden(SESSION_MESSAGES.revokeRefused);
+      const ended = (await deps.sessions.end(owner.id)) ? [owner.id] : [];
+      return endAll(request, ended, owner.userId);
+    },
+  );
+
+  /** Sign out everywhere else: every session of the caller but this one. */
+  r.delete(RESOURCE_PATHS.sessions, { preHandler: requireRank('user') }, async (request) => {
+    const { user, session } = request;
+    const ended = await deps.sessions.endOthers(user.id, session?.id ?? null);
+    return endAll(request, ended, user.id);
+  });
+}

@@ -1,0 +1,42 @@
+/** Request bodies of /v2/users (decision 0007), with the spec §5 field rules. */
+import { isRecordType, RECORD_TYPES } from '@tessera/common/record-types';
+import { assignableRoles, ROLES } from '@tessera/common/roles';
+import { emailSchema, nameSchema } from '@tessera/common/schemas/fields';
+import { z } from 'zod';
+
+const TITLE_MAX = 100;
+export const titleSchema = z
+  .string()
+  .trim()
+  .max(TITLE_MAX, `Please provide a title of at most ${TITLE_MAX} characters.`);
+/** Only ranks a person can hold; the half states (resetter, signer) are never stored. */
+const storedRole = z.enum(assignableRoles('root').concat('root') as [string, ...string[]]);
+const recordTypes = z
+  .array(z.string().refine(isRecordType, `Please choose record types from: ${RECORD_TYPES.join(', ')}.`))
+  .max(RECORD_TYPES.length)
+  .transform((list) => [...new Set(list)]);
+
+export const newUserBody = z.object({
+  email: emailSchema,
+  name: nameSchema,
+  title: titleSchema.optional(),
+  role: storedRole,
+  /** Default: the creator's organization. */
+  organizationId: z.number().int().positive().nullable().optional(),
+});
+
+export const userPatch = z.object({
+  name: nameSchema.optional(),
+  title: titleSchema.optional(),
+  /** Only clearing is accepted here; a picture is set by uploading it. */
+  image: z.literal('').optional(),
+  role: storedRole.optional(),
+  isActive: z.boolean().optional(),
+  organizationId: z.number().int().positive().nullable().optional(),
+  allowedRecordTypes: recordTypes.optional(),
+});
+
+export const usersQuery = z.object({ organizationId: z.coerce.number().int().positive().optional() });
+
+export type UserPatch = z.infer<typeof userPatch>;
+export { ROLES };
