@@ -1,11 +1,12 @@
 /**
- * The OpenID Connect relying party for each configured provider (openid-client): discovery against the
+ * The OpenID Connect relying party for each configured provider but GitHub (github-client.ts), with openid-client: discovery against the
  * configured issuer (which must match what the provider says it is), the authorization URL with PKCE, state and
  * nonce, and the code exchange with ID token checks (signature, issuer, audience, nonce, expiry).
  */
 import type { ProviderId } from '@tessera/common/providers';
 import * as client from 'openid-client';
 import type { OauthClientSettings } from '../../config';
+import { createGithubFlow } from './github-client';
 
 /** Seconds before a call to a provider is given up. */
 const PROVIDER_TIMEOUT_S = 10;
@@ -52,6 +53,7 @@ function verified(value: unknown): boolean | null {
 }
 
 export function createProviderClients(settings: Partial<Record<ProviderId, OauthClientSettings>>) {
+  const github = settings.github ? createGithubFlow(settings.github) : null;
   const cache = new Map<ProviderId, { at: number; configuration: Promise<client.Configuration> }>();
 
   function configurationFor(id: ProviderId): Promise<client.Configuration> {
@@ -81,6 +83,7 @@ export function createProviderClients(settings: Partial<Record<ProviderId, Oauth
 
     /** The provider's authorization endpoint with this attempt's parameters. */
     async authorizationUrl(id: ProviderId, redirectUri: string, checks: AuthorizationChecks): Promise<URL> {
+      if (id === 'github' && github) return github.authorizationUrl(redirectUri, checks);
       const configuration = await configurationFor(id);
       return client.buildAuthorizationUrl(configuration, {
         redirect_uri: redirectUri,
@@ -98,6 +101,7 @@ export function createProviderClients(settings: Partial<Record<ProviderId, Oauth
      * reads the person's claims; asks the userinfo endpoint for what the ID token left out.
      */
     async exchange(id: ProviderId, callbackUrl: URL, checks: AuthorizationChecks): Promise<ProviderClaims> {
+      if (id === 'github' && github) return github.exchange(callbackUrl, checks);
       const configuration = await configurationFor(id);
       const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
         expectedState: checks.state,
