@@ -5,4 +5,12 @@ export const AUTH_PATHS = {
   self: '/v2/self',
   /** PUT ends an impersonation and restores the real user (spec §7). */
   stopImpersonating: '/auth/stopImpersonating',
+  /** PUT starts impersonating the user with this id (spec §4, §6). */
+  impersonate: (id: number) => `/auth/impersonate/${id}`,
+  /** Sign-up and password calls (spec §7; e-mailed links, decision 0005). */
+  preapprove: '/auth/preapprove',
+  signup: '/auth/signup',
+  forgot: '/auth/forgot',
+  link: '/auth/link',
+  password: (action: 'set' | 'change' | 'reset') => `/auth/password/${action}`,
 } as const;

@@ -28,6 +28,8 @@ export interface SessionEntry {
   userId: number;
   userEmail: string;
   userName: string;
+  /** The owner's stored role: super and root may end sessions of users below them. */
+  userRole: Role;
   organizationId: number | null;
   organizationName: string;
   impersonatorId: number | null;

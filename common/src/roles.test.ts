@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   assignableRoles,
+  canAddUser,
   canDeleteUser,
+  canEditOrganization,
   canEditTemplate,
   canEditUser,
+  canEndSession,
   canImpersonate,
+  canManageOrganizations,
   hasRank,
   ROLE_LABEL,
   ROLE_RANK,
@@ -58,5 +62,32 @@ describe('roles (spec §4, §6)', () => {
     expect(canEditTemplate({ id: 10, role: 'user', organizationId: 3 }, template)).toBe(true);
     expect(canEditTemplate({ id: 11, role: 'admin', organizationId: 500 }, template)).toBe(true);
     expect(canEditTemplate({ id: 11, role: 'admin', organizationId: 3 }, template)).toBe(false);
+  });
+
+  it('organizations: super+ manage all; an admin edits and adds users to their own only', () => {
+    expect(['user', 'admin', 'super', 'root'].map((r) => canManageOrganizations(r as 'user'))).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    const admin = { id: 1, role: 'admin' as const, organizationId: 3 };
+    expect([canEditOrganization(admin, 3), canEditOrganization(admin, 4)]).toEqual([true, false]);
+    expect(canEditOrganization({ ...admin, role: 'user' }, 3)).toBe(false);
+    expect(canEditOrganization({ id: 2, role: 'super', organizationId: null }, 4)).toBe(true);
+    expect([canAddUser(admin, 3), canAddUser(admin, 4), canAddUser({ ...admin, role: 'user' }, 3)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it("sessions: one's own always; others' only for super+ strictly above their owner", () => {
+    const superUser = { id: 1, role: 'super' as const };
+    expect(canEndSession(superUser, superUser)).toBe(true);
+    expect(canEndSession(superUser, { id: 2, role: 'admin' })).toBe(true);
+    expect(canEndSession(superUser, { id: 3, role: 'super' })).toBe(false);
+    expect(canEndSession({ id: 4, role: 'admin' }, { id: 5, role: 'user' })).toBe(false);
+    expect(canEndSession({ id: 6, role: 'root' }, { id: 3, role: 'super' })).toBe(true);
   });
 });

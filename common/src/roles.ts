@@ -71,3 +71,27 @@ export function canEditTemplate(
     (actor.organizationId !== null && template.adminIds.includes(actor.organizationId))
   );
 }
+
+interface Member extends Actor {
+  organizationId: number | null;
+}
+
+/** Organizations (decision 0007): super or higher create and delete them, and change their e-mail domain. */
+export function canManageOrganizations(role: Role): boolean {
+  return hasRank(role, 'super');
+}
+
+/** Edit an organization: super or higher, or an administrator of that organization. */
+export function canEditOrganization(actor: Member, organizationId: number): boolean {
+  return hasRank(actor.role, 'super') || (hasRank(actor.role, 'admin') && actor.organizationId === organizationId);
+}
+
+/** Add a user to an organization: admin or higher in their own organization, super or higher anywhere. */
+export function canAddUser(actor: Member, organizationId: number): boolean {
+  return canEditOrganization(actor, organizationId);
+}
+
+/** End a console session: one's own, or (super or higher) a session of a user strictly below. */
+export function canEndSession(actor: Actor, owner: Actor): boolean {
+  return actor.id === owner.id || (hasRank(actor.role, 'super') && ROLE_RANK[actor.role] > ROLE_RANK[owner.role]);
+}

@@ -1,5 +1,5 @@
 /** Spec §5 validation rules: one definition, used by server schemas and client forms alike. */
-import { PASSWORD_MAX, PASSWORD_MIN, ZIP_LENGTH } from './constants';
+import { formatBytes, PASSWORD_MAX, PASSWORD_MIN, ZIP_LENGTH } from './constants';
 
 export const MESSAGES = {
   date: 'Please provide a valid date.',
@@ -14,6 +14,11 @@ export const MESSAGES = {
   url: 'Please provide a valid URL.',
   zip: 'Please provide a 5-digit zip code.',
   required: (what: string) => `Please provide ${what}.`,
+  /** Beyond a field's maximum length (spec §5 gives the limits, not this text). */
+  tooLong: (what: string, max: number) => `Please provide ${what} of at most ${max} characters.`,
+  /** Uploaded pictures (IMAGE_TYPES and IMAGE_MAX_BYTES in resources.ts), checked by the console and the server. */
+  imageType: 'The picture must be a PNG, JPEG, GIF or WebP image.',
+  imageTooLarge: (maxBytes: number) => `The picture is larger than ${formatBytes(maxBytes)}.`,
 } as const;
 
 export const MAX_LENGTH = {
@@ -27,6 +32,8 @@ export const MAX_LENGTH = {
   address: 200,
   city: 50,
   name: 100,
+  /** A user's job title: not in spec §5, held to the name's limit. */
+  title: 100,
 } as const;
 
 const DOMAIN = /^(?=.{1,100}$)([a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i;

@@ -2,15 +2,36 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Child, freePort, runChild } from '@tessera/server/test/process';
+import type { Role } from '@tessera/common/roles';
+import { type Child, freePort, runChild, runCli } from '@tessera/server/test/process';
 
 export const ROOT = { email: 'root@tessera.test', password: 'Root-passw0rd!' };
+
+/** Someone who signs in with an e-mail and a password. */
+export interface Account {
+  email: string;
+  password: string;
+}
+
+/** A user the operator creates with `tessera user create` before the server starts. */
+export interface SeedUser extends Account {
+  role: Exclude<Role, 'anonymous'>;
+  name?: string;
+  /** Leave the agreement unaccepted, so they act as a signer once signed in (spec §4). */
+  signer?: boolean;
+}
+
+export interface SeededUser extends SeedUser {
+  id: number;
+}
 
 export interface RunningServer {
   url: string;
   port: number;
   child: Child;
   env: Record<string, string>;
+  /** The users made by the CLI before the start, in the order asked for. */
+  users: SeededUser[];
   stop(): Promise<void>;
 }
 
@@ -19,6 +40,37 @@ export interface ServerOptions {
   port?: number;
   /** Keep the same storage as an earlier server (restart). */
   dataDir?: string;
+  /** Users to create with the CLI on the same storage before the server takes its lock. */
+  users?: SeedUser[];
+}
+
+/** A password the server accepts (spec §5: upper, lower, digit, symbol, 8+). */
+export const PASSWORD = 'E2e-passw0rd!';
+
+let seq = 0;
+/** A user of `role` with a unique address, to hand to `startServer({ users })`. */
+export function seedUser(role: SeedUser['role'], options: { name?: string; signer?: boolean } = {}): SeedUser {
+  seq += 1;
+  return { email: `${role}-${process.pid}-${seq}@tessera.test`, password: PASSWORD, role, name: '', ...options };
+}
+
+/**
+ * Creates users the way an operator does: `tessera user create` against the server's storage, run before the
+ * server starts (the embedded database allows one process at a time). The first run also makes root, since it
+ * gets the same ROOT_* settings the server will.
+ */
+async function createUsers(env: Record<string, string>, users: SeedUser[]): Promise<SeededUser[]> {
+  const created: SeededUser[] = [];
+  for (const user of users) {
+    const { code, output } = await runCli(
+      ['user', 'create', '--email', user.email, '--role', user.role, '--name', user.name ?? ''],
+      { ...env, TESSERA_PASSWORD: user.password },
+    );
+    const id = new RegExp(`Created ${user.role} user (\\d+) <`).exec(output)?.[1];
+    if (code !== 0 || !id) throw new Error(`tessera user create ${user.email} failed (${code}):\n${output}`);
+    created.push({ ...user, id: Number(id) });
+  }
+  return created;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
@@ -32,6 +84,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     TESSERA_VERSION: 'e2e-1',
     ...options.env,
   };
+  const users = await createUsers(env, options.users ?? []);
   const child = runChild(['server/src/main.ts'], env);
   await child.waitFor('Tessera console:', 60_000);
   return {
@@ -39,6 +92,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     port,
     child,
     env,
+    users,
     async stop() {
       if (child.proc.exitCode !== null) return;
       child.proc.kill('SIGTERM');

@@ -25,7 +25,7 @@ export const dateSchema = z.string().refine(isDate, MESSAGES.date);
 /** Required text: blank or whitespace fails with 'Please provide {what}.' */
 export function requiredText(what: string, max?: number) {
   const base = z.string().trim().min(1, MESSAGES.required(what));
-  return max === undefined ? base : base.max(max, `Please provide ${what} of at most ${max} characters.`);
+  return max === undefined ? base : base.max(max, MESSAGES.tooLong(what, max));
 }
 
 export const nameSchema = requiredText('a name', MAX_LENGTH.name);

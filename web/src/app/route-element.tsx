@@ -10,6 +10,7 @@ import {
 } from '@tessera/common/routes';
 import { Suspense, useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
+import { signedOutByChoice } from '../lib/session';
 import { useStore } from '../lib/store';
 import { lazyPage } from './lazy-page';
 import { finishNavigation } from './navigation';
@@ -66,7 +67,11 @@ export function RouteElement({ route }: { route: RouteDef }) {
   const params = useParams();
   const role = useStore((s) => s.self.role);
   const location = useLocation();
-  if (!hasRank(role, route.role)) return <Navigate to={guardTarget(role, route.role, location)} replace />;
+  if (!hasRank(role, route.role)) {
+    // Someone who chose to sign out goes to plain /login: the next person to sign in here starts at home.
+    const target = signedOutByChoice() ? '/login' : guardTarget(role, route.role, location);
+    return <Navigate to={target} replace />;
+  }
   let resource: ResourceParams | null = null;
   if (isResourceRoute(route.path)) {
     resource = resourceParams(params);

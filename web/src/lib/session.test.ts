@@ -1,7 +1,7 @@
 import { ANONYMOUS_USER, USER_COOKIE } from '@tessera/common/entities';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setNavigator } from './navigator';
-import { readUserCookie, refreshUser, sessionEndedByServer } from './session';
+import { logout, readUserCookie, refreshUser, sessionEndedByServer, signedOutByChoice } from './session';
 import { useStore } from './store';
 
 const user = (expires: number) => ({
@@ -69,5 +69,33 @@ describe('a session the server ended', () => {
     sessionEndedByServer();
     expect(went).toEqual([]);
     expect(useStore.getState().alerts).toEqual([]);
+  });
+});
+
+describe('signing out on purpose', () => {
+  it('goes to /login before the user is cleared, and is remembered until someone signs in again', async () => {
+    const seen: { to: string; selfId: number }[] = [];
+    setNavigator((to) => seen.push({ to, selfId: useStore.getState().self.id }));
+    const calls: string[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      calls.push(`${init?.method} ${String(input)}`);
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    try {
+      setCookie(`${USER_COOKIE}=${encodeURIComponent(JSON.stringify(user(Date.now() + 60_000)))}; Path=/`);
+      refreshUser();
+      expect(signedOutByChoice()).toBe(false);
+      await logout();
+      expect(seen).toEqual([{ to: '/login', selfId: 7 }]);
+      expect(useStore.getState().self).toEqual(ANONYMOUS_USER);
+      expect(calls).toEqual(['PUT /auth/logout']);
+      expect(signedOutByChoice()).toBe(true);
+      setCookie(`${USER_COOKIE}=${encodeURIComponent(JSON.stringify(user(Date.now() + 60_000)))}; Path=/`);
+      refreshUser();
+      expect(signedOutByChoice()).toBe(false);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
   });
 });

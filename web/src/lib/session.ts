@@ -26,11 +26,18 @@ export function clearUserCookie(): void {
 }
 
 let expiryTimer: ReturnType<typeof setTimeout> | undefined;
+/** This browser signed out on purpose (Sign Out), until someone signs in again. */
+let signedOut = false;
+
+export function signedOutByChoice(): boolean {
+  return signedOut;
+}
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Takes the user from the cookie and arms the logout for when it expires. */
 export function refreshUser(): User {
   const user = readUserCookie();
+  if (user.id !== 0) signedOut = false;
   useStore.getState().setSelf(user);
   clearTimeout(expiryTimer);
   if (user.expires > 0) {
@@ -55,8 +62,10 @@ export function forgetUser(): void {
 
 /** Spec §4: go to /login, call the logout endpoint, clear cookies and reset to anonymous. */
 export async function logout(): Promise<void> {
-  forgetUser();
+  // The page being left must not send the visitor to /login?returnTo=itself (see signedOutByChoice).
+  signedOut = true;
   navigate('/login');
+  forgetUser();
   try {
     await fetch(AUTH_PATHS.logout, {
       method: 'PUT',

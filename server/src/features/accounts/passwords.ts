@@ -167,20 +167,32 @@ export function createPasswordService(deps: PasswordDeps) {
       reply: FastifyReply,
     ): Promise<{ self: User; location: string }> {
       const session = request.session!;
-      const change = { userId: session.userId, action: `password.${action}` as const, ip: request.ip, keep: null };
+      // Every other session of the user ends (and its browsers hear so); this page's own link session is handed
+      // over instead, so its socket is not told "Signed Out" in the middle of the next step.
+      const change = {
+        userId: session.userId,
+        action: `password.${action}` as const,
+        ip: request.ip,
+        keep: session.id,
+      };
       if (action === 'reset') {
-        await storePassword(change, newPassword, async () => undefined);
+        // Nobody is signed in after a reset; this browser's cookies are cleared by the reply and its console
+        // reconnects its socket as anonymous when it reads that.
+        await storePassword(change, newPassword, (tx) => deps.sessions.end(session.id, tx));
         clearSessionCookies(reply, deps.cookies);
         return { self: ANONYMOUS_USER, location: afterPassword(ANONYMOUS_USER) };
       }
       const started = await storePassword(change, newPassword, async (tx) => {
         const found = await findUserById(tx, session.userId);
         if (!found) throw new Unauthorized();
-        return deps.sessions.start(
+        const next = await deps.sessions.start(
           { user: found.user, organizationName: found.organizationName, remember: false, ...clientInfo(request) },
           tx,
         );
+        await deps.sessions.end(session.id, tx);
+        return next;
       });
+      await deps.hub.rotateSession(session.id, started.session.id, started.user);
       setSessionCookies(reply, deps.cookies, started.token, started.user, false);
       return { self: started.user, location: afterPassword(started.user) };
     },

@@ -1,4 +1,5 @@
 /** Spec §7 account calls: pre-approval, sign-up, e-mailed links, forgotten and new passwords. */
+import { ACCOUNT_MESSAGES } from '@tessera/common/account-messages';
 import { MESSAGES } from '@tessera/common/validation';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -9,7 +10,7 @@ import { emailBody, linkBody, passwordAction, passwordBody, preapproveReply, sig
 import type { SignupService } from './signup';
 
 export const CURRENT_PASSWORD_REQUIRED = MESSAGES.required('your current password');
-export const OPEN_THE_LINK = 'Open the link from your e-mail to set a new password.';
+export const OPEN_THE_LINK = ACCOUNT_MESSAGES.linkMissing;
 
 export function registerAccountRoutes(
   app: FastifyInstance,

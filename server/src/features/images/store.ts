@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { IMAGE_MAX_BYTES } from '@tessera/common/resources';
+import { MESSAGES } from '@tessera/common/validation';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { images } from '../../db/schema';
@@ -11,8 +12,8 @@ import { BadRequest } from '../../http/errors';
 
 export const IMAGE_MESSAGES = {
   missing: 'Attach the picture as a file field named "file".',
-  tooLarge: `The picture is larger than ${IMAGE_MAX_BYTES / 1_000_000} MB.`,
-  badType: 'The picture must be a PNG, JPEG, GIF or WebP image.',
+  tooLarge: MESSAGES.imageTooLarge(IMAGE_MAX_BYTES),
+  badType: MESSAGES.imageType,
 } as const;
 
 const KINDS = [

@@ -113,15 +113,21 @@ export function createProviderClients(settings: Partial<Record<ProviderId, Oauth
       let name = text(idToken.name);
       let email = text(idToken.email);
       let emailVerified = verified(idToken.email_verified);
+      // Microsoft's stand-in for email_verified (see below), from the same source as the address.
+      let domainOwnerVerified = verified(idToken.xms_edov);
       if ((email === null || emailVerified === null) && configuration.serverMetadata().userinfo_endpoint) {
         // The address and whether it is verified are taken together, from one source.
         const info = await client.fetchUserInfo(configuration, tokens.access_token, idToken.sub);
         if (text(info.email) !== null) {
           email = text(info.email);
           emailVerified = verified(info.email_verified);
+          domainOwnerVerified = verified(info.xms_edov);
         }
         name ??= text(info.name);
       }
+      // Microsoft never sends email_verified; its optional claim xms_edov (configured on the app registration) says
+      // whether the owner of the address's domain verified it. Without that claim, its addresses count as unverified.
+      if (emailVerified === null && id === 'microsoft') emailVerified = domainOwnerVerified;
       return { subject: idToken.sub, email, emailVerified: emailVerified === true, name: name ?? '' };
     },
   };

@@ -107,6 +107,19 @@ describe('a new person', () => {
   });
 });
 
+describe('Microsoft, which sends no email_verified', () => {
+  it('counts an address as verified only with its domain-owner claim (xms_edov)', async () => {
+    const org = await organization(true);
+    const without = fx.issuer.person({ email: `no-claim@${org.emailDomain}`, name: 'No Claim' });
+    expectFailure(await browser().signIn('microsoft', { as: without }), 'unverified', 'microsoft');
+    const withClaim = fx.issuer.person({ email: `edov@${org.emailDomain}`, name: 'Edov', xms_edov: true });
+    expectSignedIn(await browser().signIn('microsoft', { as: withClaim }));
+    expect(await userByEmail(`edov@${org.emailDomain}`)).toMatchObject({ organizationId: org.id });
+    const stated = fx.issuer.person({ email: `both@${org.emailDomain}`, email_verified: false, xms_edov: true });
+    expectFailure(await browser().signIn('microsoft', { as: stated }), 'unverified', 'microsoft');
+  });
+});
+
 describe('an existing account', () => {
   it('is linked and signed in when both the provider and Tessera verified the e-mail', async () => {
     const member = await makeUser(fx.t.database, 'admin');

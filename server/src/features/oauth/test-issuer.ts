@@ -1,7 +1,9 @@
 /**
  * For tests: a real OpenID provider (oidc-provider) on 127.0.0.1 with one client per Tessera provider id, PKCE
- * required, people whose claims each test sets, and a minimal login/consent interaction a test drives over HTTP.
- * Also a cookie-keeping "browser" that goes through the whole redirect flow between Tessera (inject) and it.
+ * required, people whose claims each test sets, and a minimal login/consent interaction a test drives over HTTP
+ * (`?as={sub}` or `?deny=1` on the interaction URL) or a real browser drives through a small login page listing
+ * the people. Also a cookie-keeping "browser" that goes through the whole redirect flow between Tessera (inject)
+ * and it. The browser tests (e2e/) start this issuer beside a real server process.
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -29,9 +31,37 @@ export interface TestIssuer {
 const clientId = (id: ProviderId) => `tessera-${id}`;
 const clientSecret = (id: ProviderId) => `secret-${id}-0123456789abcdef`;
 
-async function interact(provider: Provider, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const query = new URL(req.url ?? '/', 'http://x').searchParams;
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * The provider's own sign-in page, for a real browser: a link per registered person ("Continue as …") and a
+ * "Cancel" link, both back to this interaction with `?as=` or `?deny=1`, as a test over HTTP would add them.
+ */
+function loginPage(res: ServerResponse, interactionPath: string, people: Map<string, Person>): void {
+  const link = (query: string, text: string) =>
+    `<a href="${escapeHtml(`${interactionPath}?${query}`)}">${escapeHtml(text)}</a>`;
+  const choices = [...people].map(
+    ([sub, person]) => `<li>${link(`as=${encodeURIComponent(sub)}`, `Continue as ${person.email ?? sub}`)}</li>`,
+  );
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test provider - Sign in</title></head>
+<body><h1>Sign in to the test provider</h1><ul>${choices.join('')}</ul><p>${link('deny=1', 'Cancel')}</p></body></html>`,
+  );
+}
+
+async function interact(
+  provider: Provider,
+  people: Map<string, Person>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const query = url.searchParams;
   const details: InteractionDetails = await provider.interactionDetails(req, res);
+  if (details.prompt.name === 'login' && !query.has('as') && !query.has('deny')) {
+    return loginPage(res, url.pathname, people);
+  }
   if (query.has('deny')) {
     const denied = { error: 'access_denied', error_description: 'The person refused.' };
     return provider.interactionFinished(req, res, denied, { mergeWithLastSubmission: false });
@@ -56,7 +86,7 @@ export async function startTestIssuer(options: { publicUrl: URL; ids: ProviderId
   const server: Server = createServer((req, res) => {
     if (!provider) return void res.writeHead(503).end();
     if (req.url?.startsWith('/interaction/')) {
-      interact(provider, req, res).catch((err: Error) => res.writeHead(500).end(err.message));
+      interact(provider, people, req, res).catch((err: Error) => res.writeHead(500).end(err.message));
       return;
     }
     provider.callback()(req, res);
@@ -74,7 +104,8 @@ export async function startTestIssuer(options: { publicUrl: URL; ids: ProviderId
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_post',
     })),
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // xms_edov: Microsoft's optional claim saying the address's domain owner verified it (it sends no email_verified).
+    claims: { openid: ['sub'], email: ['email', 'email_verified', 'xms_edov'], profile: ['name'] },
     cookies: { keys: ['test-issuer-cookie-key'] },
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },

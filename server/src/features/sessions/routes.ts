@@ -2,9 +2,8 @@
  * /v2/sessions (decision 0007): everyone lists and ends their own sessions ("sign out everywhere" ends the others);
  * super and root list every live session and end those of users below them. Ending one closes its sockets.
  */
-import type { User } from '@tessera/common/entities';
 import { RESOURCE_PATHS, type SessionEntry } from '@tessera/common/resources';
-import { hasRank, isRole, ROLE_RANK } from '@tessera/common/roles';
+import { canEndSession, hasRank, isRole } from '@tessera/common/roles';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,6 +31,7 @@ function toSessionEntry(row: ListedRow, currentId: number | undefined): SessionE
     userId: user.id,
     userEmail: user.email,
     userName: user.name,
+    userRole: isRole(user.role) ? user.role : 'user',
     organizationId: user.organizationId,
     organizationName: row.organizationName ?? '',
     impersonatorId: session.impersonatorId,
@@ -43,12 +43,6 @@ function toSessionEntry(row: ListedRow, currentId: number | undefined): SessionE
     expiresAt: session.expiresAt.toISOString(),
     current: session.id === currentId,
   };
-}
-
-/** Own sessions always; others' only for super+ strictly above their owner. */
-function mayEnd(actor: User, owner: { userId: number; role: string }): boolean {
-  if (owner.userId === actor.id) return true;
-  return hasRank(actor.role, 'super') && isRole(owner.role) && ROLE_RANK[actor.role] > ROLE_RANK[owner.role];
 }
 
 export function registerSessionRoutes(
@@ -93,7 +87,8 @@ export function registerSessionRoutes(
       const { user } = request;
       const owner = await findLiveSessionById(database.db, request.params.id);
       if (!owner || (owner.userId !== user.id && !hasRank(user.role, 'super'))) throw new NotFound(NOT_FOUND.session);
-      if (!mayEnd(user, owner)) throw new Forbidden(SESSION_MESSAGES.revokeRefused);
+      if (!isRole(owner.role) || !canEndSession(user, { id: owner.userId, role: owner.role }))
+        throw new Forbidden(SESSION_MESSAGES.revokeRefused);
       const ended = (await deps.sessions.end(owner.id)) ? [owner.id] : [];
       return endAll(request, ended, owner.userId);
     },

@@ -1,14 +1,11 @@
 /** Request bodies of /v2/users (decision 0007), with the spec §5 field rules. */
 import { isRecordType, RECORD_TYPES } from '@tessera/common/record-types';
-import { assignableRoles, ROLES } from '@tessera/common/roles';
+import { assignableRoles } from '@tessera/common/roles';
 import { emailSchema, nameSchema } from '@tessera/common/schemas/fields';
+import { MAX_LENGTH, MESSAGES } from '@tessera/common/validation';
 import { z } from 'zod';
 
-const TITLE_MAX = 100;
-export const titleSchema = z
-  .string()
-  .trim()
-  .max(TITLE_MAX, `Please provide a title of at most ${TITLE_MAX} characters.`);
+export const titleSchema = z.string().trim().max(MAX_LENGTH.title, MESSAGES.tooLong('a title', MAX_LENGTH.title));
 /** Only ranks a person can hold; the half states (resetter, signer) are never stored. */
 const storedRole = z.enum(assignableRoles('root').concat('root') as [string, ...string[]]);
 const recordTypes = z
@@ -39,4 +36,3 @@ export const userPatch = z.object({
 export const usersQuery = z.object({ organizationId: z.coerce.number().int().positive().optional() });
 
 export type UserPatch = z.infer<typeof userPatch>;
-export { ROLES };

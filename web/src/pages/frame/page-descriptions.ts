@@ -5,8 +5,6 @@
 export const PAGE_DESCRIPTIONS: Record<string, string> = {
   'user-playground':
     'Try any lookup of the v2 API against live data: pick a method and path, fill its parameters, choose a template and an output format (CSV or JSON), and see the reply as you type.',
-  'user-profile': 'Your name, title, picture and password, the record types you may see, and your active sessions.',
-  password: 'Set, change or reset your password, or ask for a reset link by e-mail.',
   'super-billing': 'Invoices and payments of every organization, with their contracts and amounts due.',
   'super-segments': 'Audience segments: saved lookups that select identity records, and their sizes.',
   'root-clusters': 'The database and search clusters the service runs on, and their health.',
@@ -17,13 +15,8 @@ export const PAGE_DESCRIPTIONS: Record<string, string> = {
   'root-release': 'A release: its version, notes and the deployments that carry it.',
   'root-deployments': 'Every deployment: which release went to which cluster, when, and by whom.',
   'root-deployment': 'A deployment: its release, cluster, status and log.',
-  'super-sessions': 'Signed-in sessions across all users: where and when they started, and ending them.',
   'api-reference': 'Every endpoint of the v2 API: parameters, replies, match scores and error codes, with examples.',
   'client-libraries': 'The JavaScript, Python and Java clients: how to install them and call each lookup.',
-  signup: 'Create an account with your work e-mail, or sign up with an outside provider.',
-  'user-organizations': 'The organizations you can see, with their e-mail domains and whether they accept new users.',
-  'user-organization': 'An organization: its name and e-mail domain, its users, API keys and contracts.',
-  'user-user': 'A user: name, e-mail, role, organization and the record types they may see.',
   'user-key': 'An API key: its name, owner, allowed record types and when it was last used.',
   'user-templates': 'The templates that shape lookup replies, with who may edit each.',
   'user-template': 'A template: the fields and shape of a lookup reply, edited beside a live preview.',

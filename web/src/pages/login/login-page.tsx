@@ -36,15 +36,15 @@ export function validateLogin(email: string, password: string): Errors {
 /** An outside sign-in that came back here (`?failure=…&provider=…`) becomes an alert, once. */
 function useProviderFailure(): void {
   const [model, setModel] = usePageModel();
-  const { failure, provider } = model;
+  const { failure, provider, domain } = model;
   useEffect(() => {
     if (!failure) return;
     const found = findProvider(provider ?? '');
     const text = PROVIDER_FAILURES[failure as ProviderFailure];
     if (found && text)
-      useStore.getState().addAlert({ type: 'error', title: 'Sign-in unavailable', text: text(found.name) });
-    setModel({ failure: '', provider: '' });
-  }, [failure, provider, setModel]);
+      useStore.getState().addAlert({ type: 'error', title: 'Sign-in unavailable', text: text(found.name, domain) });
+    setModel({ failure: '', provider: '', domain: '' });
+  }, [failure, provider, domain, setModel]);
 }
 
 export default function LoginPage() {

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate } from './dates';
+
+describe('formatDate (spec §9 default M/D/YY h:mma)', () => {
+  it('formats local times with the default format', () => {
+    expect(formatDate(new Date(2026, 0, 5, 14, 7))).toBe('1/5/26 2:07pm');
+    expect(formatDate(new Date(2031, 10, 23, 0, 30))).toBe('11/23/31 12:30am');
+    expect(formatDate(new Date(2026, 6, 4, 12, 0))).toBe('7/4/26 12:00pm');
+  });
+
+  it('reads ISO strings and epoch milliseconds', () => {
+    const date = new Date(2026, 2, 9, 9, 5, 3);
+    expect(formatDate(date.toISOString())).toBe('3/9/26 9:05am');
+    expect(formatDate(date.getTime(), 'YYYY-MM-DD HH:mm:ss A')).toBe('2026-03-09 09:05:03 AM');
+  });
+
+  it('gives an empty text for a missing or unreadable date', () => {
+    expect([formatDate(null), formatDate(undefined), formatDate(''), formatDate('yesterday')]).toEqual([
+      '',
+      '',
+      '',
+      '',
+    ]);
+  });
+});

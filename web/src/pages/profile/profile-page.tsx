@@ -1,0 +1,15 @@
+/** Spec §2 Profile: the signed-in user's details, picture and password link, and their own sessions. */
+import Stack from '@mui/material/Stack';
+import { PageHeading } from '../page-heading';
+import { MySessions } from './my-sessions';
+import { ProfileDetails } from './profile-details';
+
+export default function ProfilePage() {
+  return (
+    <Stack spacing={3} sx={{ maxWidth: 860 }}>
+      <PageHeading>Profile</PageHeading>
+      <ProfileDetails />
+      <MySessions />
+    </Stack>
+  );
+}
