@@ -108,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => mailer.close());
   const limiter = deps.limiter ?? (await openLimiter(config.redisUrl));
   if (!deps.limiter) app.addHook('onClose', () => limiter.close());
-  const sessions = createSessionService(database);
+  const sessions = createSessionService(database, (id) => hub.endSession(id));
 
   await app.register(fastifyCookie);
   // Limits are set per route as well; these are the ceiling for any multipart request.
@@ -139,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOrganizationRoutes(app, { database, hub });
   registerUserRoutes(app, {
     database,
+    limiter,
     manage: createUserManagement({ database, sessions, hub, mailer, publicUrl: config.publicUrl }),
   });
   registerSessionRoutes(app, { database, sessions, hub });

@@ -38,6 +38,8 @@ export function createHub(fanout: Fanout) {
         if (conn.sessionId !== message.from) continue;
         conn.sessionId = message.to;
         conn.user = message.user;
+        // The new user may see less (impersonating someone below, or demoted): leave what they may not join.
+        for (const channel of [...conn.channels]) if (!canSubscribe(message.user, channel)) leave(conn, channel);
         send(conn, ['push', { self: message.user }]);
       }
       return;

@@ -21,6 +21,8 @@ export interface TestGithub {
   clientSecret: string;
   /** The account the next authorization approves as; null makes the person cancel (access_denied). */
   signInAs(account: GithubAccount | null): void;
+  /** Makes the REST API answer this status (e.g. 502) until set back to null. */
+  failApi(status: number | null): void;
   /** Requests the token endpoint received, for assertions. */
   tokenRequests: URLSearchParams[];
   close(): Promise<void>;
@@ -44,6 +46,7 @@ export async function startTestGithub(): Promise<TestGithub> {
   const codes = new Map<string, { account: GithubAccount; challenge: string; redirectUri: string }>();
   const tokens = new Map<string, GithubAccount>();
   const tokenRequests: URLSearchParams[] = [];
+  let apiFailure: number | null = null;
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -88,6 +91,7 @@ export async function startTestGithub(): Promise<TestGithub> {
     }
     const account = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
     if (req.method === 'GET' && url.pathname.startsWith('/api/v3/')) {
+      if (apiFailure !== null) return json(apiFailure, { message: 'Server Error' });
       if (!account) return json(401, { message: 'Bad credentials' });
       if (url.pathname === '/api/v3/user') {
         return json(200, { id: account.id, login: account.login, name: account.name, email: null });
@@ -104,6 +108,9 @@ export async function startTestGithub(): Promise<TestGithub> {
     clientSecret,
     signInAs(account) {
       current = account;
+    },
+    failApi(status) {
+      apiFailure = status;
     },
     tokenRequests,
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Role } from '@tessera/common/roles';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { inject } from 'vitest';
@@ -113,13 +114,28 @@ export async function makeOrganization(
   return org!;
 }
 
+/** A fresh address, at the organization's e-mail domain when it has one (as its real members would have). */
+export async function newAddress(database: Database, label: string, organizationId: number | null): Promise<string> {
+  const [org] =
+    organizationId === null
+      ? []
+      : await database.db
+          .select({ domain: organizations.emailDomain })
+          .from(organizations)
+          .where(eq(organizations.id, organizationId));
+  return `${label}-${randomUUID()}@${org?.domain ?? 'tessera.test'}`;
+}
+
+/** A domain no other test uses. */
+export const uniqueDomain = () => `d${randomUUID().slice(0, 12)}.example`;
+
 export async function makeUser(
   database: Database,
   role: Role = 'user',
   organizationId: number | null = null,
   options: { acceptTerms?: boolean } = {},
 ): Promise<Member> {
-  const email = `${role}-${randomUUID()}@tessera.test`;
+  const email = await newAddress(database, role, organizationId);
   const row = await createUser(database, { email, role, password: PASSWORD, organizationId });
   // Most tests want a user past the agreement gate (spec §4); the terms tests ask for one before it.
   if (options.acceptTerms !== false) {
@@ -145,7 +161,7 @@ export async function signIn(app: FastifyInstance, email: string, password = PAS
 
 /** A user without a password (no argon2 cost): for tests that act on users rather than as them. */
 export async function makeAccount(database: Database, role: Role = 'user', organizationId: number | null = null) {
-  const email = `${role}-${randomUUID()}@tessera.test`;
+  const email = await newAddress(database, role, organizationId);
   const row = await createUser(database, { email, role, organizationId });
   return { id: row.id, email: row.email, role, organizationId } satisfies Member;
 }

@@ -65,6 +65,11 @@ export function createPasswordService(deps: PasswordDeps) {
     return result;
   }
 
+  /** Ends a link's session as its password is taken; a second submit racing the first finds it gone and fails. */
+  async function spendLinkSession(tx: Executor, sessionId: number): Promise<void> {
+    if (!(await deps.sessions.end(sessionId, tx))) throw new Unauthorized(ACCOUNT_MESSAGES.linkExpired);
+  }
+
   return {
     /**
      * Opens an e-mailed link: uses the token up and starts a session that can only take the link's password
@@ -178,7 +183,7 @@ export function createPasswordService(deps: PasswordDeps) {
       if (action === 'reset') {
         // Nobody is signed in after a reset; this browser's cookies are cleared by the reply and its console
         // reconnects its socket as anonymous when it reads that.
-        await storePassword(change, newPassword, (tx) => deps.sessions.end(session.id, tx));
+        await storePassword(change, newPassword, (tx) => spendLinkSession(tx, session.id));
         clearSessionCookies(reply, deps.cookies);
         return { self: ANONYMOUS_USER, location: afterPassword(ANONYMOUS_USER) };
       }
@@ -189,7 +194,7 @@ export function createPasswordService(deps: PasswordDeps) {
           { user: found.user, organizationName: found.organizationName, remember: false, ...clientInfo(request) },
           tx,
         );
-        await deps.sessions.end(session.id, tx);
+        await spendLinkSession(tx, session.id);
         return next;
       });
       await deps.hub.rotateSession(session.id, started.session.id, started.user);

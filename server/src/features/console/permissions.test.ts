@@ -13,9 +13,11 @@ import {
   makeOrganization,
   makeUser,
   multipartFile,
+  newAddress,
   PNG_PIXEL,
   signIn,
   type TestApp,
+  uniqueDomain,
 } from '../../test/harness';
 import { issueToken } from '../email-tokens/service';
 import { storeImage } from '../images/store';
@@ -112,11 +114,11 @@ const ROUTES: {
   },
   {
     name: 'POST /v2/users',
-    build: async (_db, org) => ({
+    build: async (db, org) => ({
       method: 'POST',
       url: '/v2/users',
       body: {
-        email: `new-${Math.random().toString(36).slice(2)}@tessera.test`,
+        email: await newAddress(db, 'new', org),
         name: 'New',
         role: 'user',
         organizationId: org,
@@ -198,8 +200,8 @@ const callers = new Map<Rank, Caller>();
 async function callerOf(rank: Rank, fresh = false): Promise<Caller> {
   const cached = fresh ? undefined : callers.get(rank);
   if (cached) return cached;
-  const own = (await makeOrganization(t.database)).id;
-  const other = (await makeOrganization(t.database)).id;
+  const own = (await makeOrganization(t.database, undefined, { emailDomain: uniqueDomain() })).id;
+  const other = (await makeOrganization(t.database, undefined, { emailDomain: uniqueDomain() })).id;
   let cookie = '';
   if (rank === 'resetter') {
     const member = await makeAccount(t.database, 'user', own);

@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import { IMAGE_MAX_BYTES } from '@tessera/common/resources';
 import { MESSAGES } from '@tessera/common/validation';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { images } from '../../db/schema';
+import { images, users } from '../../db/schema';
 import { BadRequest } from '../../http/errors';
 
 export const IMAGE_MESSAGES = {
@@ -56,4 +56,13 @@ export async function readImage(db: Executor, name: string) {
     .where(eq(images.name, name))
     .limit(1);
   return row ?? null;
+}
+
+/** Deletes a stored picture that no user shows any more (after it was replaced or cleared). */
+export async function dropUnusedImage(db: Executor, path: string): Promise<void> {
+  const name = path.split('/').pop() ?? '';
+  if (!IMAGE_NAME.test(name)) return;
+  await db.execute(
+    sql`delete from ${images} where ${images.name} = ${name} and not exists (select 1 from ${users} where ${users.image} = ${path})`,
+  );
 }

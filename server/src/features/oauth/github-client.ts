@@ -7,6 +7,7 @@
  */
 import * as client from 'openid-client';
 import type { OauthClientSettings } from '../../config';
+import { OauthFailure } from './failures';
 import type { AuthorizationChecks, ProviderClaims } from './provider-client';
 
 const SCOPE = 'read:user user:email';
@@ -58,6 +59,8 @@ export function createGithubFlow(settings: OauthClientSettings) {
       },
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
+    // GitHub failing on its side is "unavailable", as a timeout is; anything else did not check out.
+    if (res.status >= 500) throw new OauthFailure('unavailable');
     if (!res.ok) throw new Error(`GitHub API ${path} answered ${res.status}`);
     return (await res.json()) as T;
   }

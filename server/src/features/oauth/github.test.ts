@@ -102,4 +102,13 @@ describe('GitHub sign-in', () => {
     const badCode = await signInWith(account('x@nowhere.example'), (u) => u.searchParams.set('code', 'wrong'));
     expect(failureOf(badCode.done)).toBe('failed');
   });
+
+  it('says GitHub is unavailable when its API fails on its side', async () => {
+    github.failApi(502);
+    try {
+      expect(failureOf((await signInWith(account('x@nowhere.example'))).done)).toBe('unavailable');
+    } finally {
+      github.failApi(null);
+    }
+  });
 });

@@ -89,3 +89,11 @@ export async function countMembers(db: Executor, organizationId: number): Promis
     .where(and(eq(users.organizationId, organizationId), isNull(users.deletedAt)));
   return row?.n ?? 0;
 }
+
+/**
+ * Locks an organization's row until the transaction ends: 'update' to delete it, 'share' to add someone to it (so
+ * it cannot be deleted meanwhile).
+ */
+export async function lockOrganization(db: Executor, id: number, mode: 'update' | 'share'): Promise<void> {
+  await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id)).for(mode);
+}

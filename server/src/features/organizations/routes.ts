@@ -20,6 +20,7 @@ import {
   findOrganization,
   insertOrganization,
   listOrganizations,
+  lockOrganization,
   markOrganizationDeleted,
   toOrganization,
   updateOrganization,
@@ -135,6 +136,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: { databas
     async (request) => {
       const { id } = request.params;
       const at = await database.transaction(async (tx) => {
+        await lockOrganization(tx, id, 'update');
         if (!(await findOrganization(tx, id))) throw new NotFound(NOT_FOUND.organization);
         if ((await countMembers(tx, id)) > 0) throw new Conflict(ORGANIZATION_MESSAGES.hasMembers);
         const when = await markOrganizationDeleted(tx, id);

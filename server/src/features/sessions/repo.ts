@@ -1,4 +1,5 @@
-import { and, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client';
 import { agreementAcceptances, agreements, organizations, sessions, users } from '../../db/schema';
 import { IDLE_MS, REMEMBERED_IDLE_MS } from './policy';
@@ -96,23 +97,37 @@ export async function revokeSession(db: Executor, id: number): Promise<boolean> 
   return rows.length > 0;
 }
 
-/** Ends every live session of a user but one (e.g. after a password change); returns the ended ids. */
-export async function revokeUserSessions(db: Executor, userId: number, exceptId: number | null): Promise<number[]> {
+/**
+ * Whose a session is: the real user behind it. An impersonation session belongs to the impersonator, not to the
+ * user it acts as, so only they (or someone above them) can list or end it.
+ */
+const OWNER = sql`coalesce(${sessions.impersonatorId}, ${sessions.userId})`;
+
+async function revokeWhere(db: Executor, condition: SQL | undefined, exceptId: number | null): Promise<number[]> {
   const rows = await db
     .update(sessions)
     .set({ revokedAt: sql`now()` })
     .where(
-      and(
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        exceptId === null ? undefined : sql`${sessions.id} <> ${exceptId}`,
-      ),
+      and(condition, isNull(sessions.revokedAt), exceptId === null ? undefined : sql`${sessions.id} <> ${exceptId}`),
     )
     .returning({ id: sessions.id });
   return rows.map((r) => r.id);
 }
 
-/** Live sessions with their users and organizations, newest activity first; one user's when `userId` is given. */
+/** Ends every live session a user owns (their own, and their impersonations) but one; returns the ended ids. */
+export function revokeUserSessions(db: Executor, userId: number, exceptId: number | null): Promise<number[]> {
+  return revokeWhere(db, sql`${OWNER} = ${userId}`, exceptId);
+}
+
+/** Ends every session a user owns or is acted as (their role, access or account changed); returns the ended ids. */
+export function revokeSessionsInvolving(db: Executor, userId: number): Promise<number[]> {
+  return revokeWhere(db, or(eq(sessions.userId, userId), eq(sessions.impersonatorId, userId)), null);
+}
+
+/**
+ * Live sessions with the users they act as and their organizations, newest activity first; those a user owns when
+ * `userId` is given.
+ */
 export async function listLiveSessions(db: Executor, userId?: number, limit = 1000) {
   return db
     .select({
@@ -129,22 +144,20 @@ export async function listLiveSessions(db: Executor, userId?: number, limit = 10
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(organizations, eq(organizations.id, users.organizationId))
-    .where(and(LIVE, userId === undefined ? undefined : eq(sessions.userId, userId)))
+    .where(and(LIVE, userId === undefined ? undefined : sql`${OWNER} = ${userId}`))
     .orderBy(desc(sessions.lastSeenAt))
     .limit(limit);
 }
 
-/** One live session with its user's id and role. */
+/** One live session with its owner's id and stored role. */
 export async function findLiveSessionById(db: Executor, id: number) {
-  const [row] = await listLiveSessionsWhere(db, eq(sessions.id, id));
-  return row ?? null;
-}
-
-function listLiveSessionsWhere(db: Executor, condition: SQL) {
-  return db
-    .select({ id: sessions.id, userId: sessions.userId, role: users.role, organizationId: users.organizationId })
+  const owners = alias(users, 'owner');
+  const [row] = await db
+    .select({ id: sessions.id, ownerId: owners.id, ownerRole: owners.role })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(LIVE, condition))
+    .innerJoin(owners, sql`${owners.id} = ${OWNER}`)
+    .where(and(LIVE, eq(sessions.id, id)))
     .limit(1);
+  return row ?? null;
 }

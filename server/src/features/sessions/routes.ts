@@ -7,7 +7,7 @@ import { canEndSession, hasRank, isRole } from '@tessera/common/roles';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { requireRank } from '../../http/auth';
 import { Forbidden, NotFound } from '../../http/errors';
 import { keyed } from '../../http/keyed';
@@ -52,20 +52,29 @@ export function registerSessionRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { database } = deps;
 
-  async function endAll(request: FastifyRequest, ids: number[], ownerId: number) {
-    const at = new Date().toISOString();
+  /** Ends sessions and audits it in one transaction; then their browsers are told, on every process. */
+  async function endAudited(
+    request: FastifyRequest,
+    ownerId: number,
+    end: (tx: Executor) => Promise<number[]>,
+  ): Promise<{ sessions: Record<string, { id: number; deletedAt: string }> }> {
+    const ids = await database.transaction(async (tx) => {
+      const ended = await end(tx);
+      if (ended.length > 0) {
+        await audit(tx, {
+          action: 'session.revoke',
+          actorId: request.user.id,
+          impersonatorId: request.user.impersonator,
+          targetType: 'user',
+          targetId: ownerId,
+          ip: request.ip,
+          detail: { sessions: ended },
+        });
+      }
+      return ended;
+    });
     await Promise.all(ids.map((id) => deps.hub.endSession(id)));
-    if (ids.length > 0) {
-      await audit(database.db, {
-        action: 'session.revoke',
-        actorId: request.user.id,
-        impersonatorId: request.user.impersonator,
-        targetType: 'user',
-        targetId: ownerId,
-        ip: request.ip,
-        detail: { sessions: ids },
-      });
-    }
+    const at = new Date().toISOString();
     return { sessions: keyed(ids.map((id) => ({ id, deletedAt: at }))) };
   }
 
@@ -86,18 +95,18 @@ export function registerSessionRoutes(
     async (request) => {
       const { user } = request;
       const owner = await findLiveSessionById(database.db, request.params.id);
-      if (!owner || (owner.userId !== user.id && !hasRank(user.role, 'super'))) throw new NotFound(NOT_FOUND.session);
-      if (!isRole(owner.role) || !canEndSession(user, { id: owner.userId, role: owner.role }))
+      if (!owner || (owner.ownerId !== user.id && !hasRank(user.role, 'super'))) throw new NotFound(NOT_FOUND.session);
+      if (!isRole(owner.ownerRole) || !canEndSession(user, { id: owner.ownerId, role: owner.ownerRole }))
         throw new Forbidden(SESSION_MESSAGES.revokeRefused);
-      const ended = (await deps.sessions.end(owner.id)) ? [owner.id] : [];
-      return endAll(request, ended, owner.userId);
+      return endAudited(request, owner.ownerId, async (tx) =>
+        (await deps.sessions.end(owner.id, tx)) ? [owner.id] : [],
+      );
     },
   );
 
   /** Sign out everywhere else: every session of the caller but this one. */
   r.delete(RESOURCE_PATHS.sessions, { preHandler: requireRank('user') }, async (request) => {
     const { user, session } = request;
-    const ended = await deps.sessions.endOthers(user.id, session?.id ?? null);
-    return endAll(request, ended, user.id);
+    return endAudited(request, user.id, (tx) => deps.sessions.endOthers(user.id, session?.id ?? null, tx));
   });
 }

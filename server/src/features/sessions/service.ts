@@ -9,6 +9,7 @@ import {
   findLiveSession,
   insertSession,
   revokeSession,
+  revokeSessionsInvolving,
   revokeUserSessions,
   type SessionScope,
   touchSession,
@@ -61,7 +62,11 @@ async function impersonationStillAllowed(
  * Sessions. `start`, `end` and `endOthers` take an optional executor so a caller can make them part of its own
  * transaction (a password change and the sessions it ends, a privilege change and its new token).
  */
-export function createSessionService(database: Database) {
+export function createSessionService(
+  database: Database,
+  /** Told when resolving a request ends a session, so that session's sockets close on every process. */
+  onEnded: (sessionId: number) => Promise<void> = async () => {},
+) {
   return {
     async start(input: StartSessionInput, db: Executor = database.db): Promise<StartedSession> {
       const token = newSessionToken();
@@ -96,6 +101,7 @@ export function createSessionService(database: Database) {
         !(await impersonationStillAllowed(database, session.impersonatorId, row.user))
       ) {
         await revokeSession(database.db, session.id);
+        await onEnded(session.id);
         return null;
       }
       if (Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
@@ -121,9 +127,14 @@ export function createSessionService(database: Database) {
       return revokeSession(db, sessionId);
     },
 
-    /** Ends the user's other sessions (all of them when `keep` is null); returns the ended ids. */
+    /** Ends the sessions the user owns but `keep` (all of them when null); returns the ended ids. */
     endOthers(userId: number, keep: number | null, db: Executor = database.db): Promise<number[]> {
       return revokeUserSessions(db, userId, keep);
+    },
+
+    /** Ends every session the user owns or is acted as in (their standing changed); returns the ended ids. */
+    endInvolving(userId: number, db: Executor = database.db): Promise<number[]> {
+      return revokeSessionsInvolving(db, userId);
     },
   };
 }

@@ -18,6 +18,8 @@ export const THROTTLE_RULES = {
   mailPerAddress: { limit: 5, windowMs: HOUR },
   /** Outside sign-ins started per IP (each stores an attempt). */
   oauthStartsPerIp: { limit: 30, windowMs: 10 * MINUTE },
+  /** Pictures uploaded per user (each is kept until no one uses it). */
+  uploadsPerUser: { limit: 20, windowMs: HOUR },
 } as const;
 
 export type ThrottleRule = (typeof THROTTLE_RULES)[keyof typeof THROTTLE_RULES];

@@ -13,13 +13,14 @@ import { identities, users } from '../../db/schema';
 import { Conflict, Forbidden, NotFound } from '../../http/errors';
 import { actionLink, type Mailer, setPassword } from '../../mail';
 import type { Hub } from '../../socket/hub';
+import { emailDomain } from '../accounts/domain';
 import { audit } from '../audit/record';
 import { actsAcrossOrganizations, inReach, NOT_FOUND } from '../console/access';
 import { issueToken } from '../email-tokens/service';
-import { findOrganization } from '../organizations/repo';
+import { findOrganization, lockOrganization } from '../organizations/repo';
 import type { SessionService } from '../sessions/service';
 import { toUserEntry } from './entry';
-import { findUserByEmail, findUserById, insertUser, type UserRow } from './repo';
+import { findUserByEmail, findUserById, insertUser, lockUser, type UserRow } from './repo';
 import type { UserPatch } from './schemas';
 
 export const USER_MESSAGES = {
@@ -29,6 +30,8 @@ export const USER_MESSAGES = {
   ownStanding: 'You cannot change your own role, access or organization.',
   moveRefused: 'Only a system administrator can move a user to another organization.',
   noOrganization: 'Choose an organization for the new user.',
+  noDomain: "Ask a System Administrator to set your organization's e-mail domain before adding people.",
+  outsideDomain: (domain: string) => `You may add people with e-mail addresses at ${domain} only.`,
 } as const;
 
 export interface ManageDeps {
@@ -60,9 +63,9 @@ async function reachable(db: Executor, actor: User, id: number) {
 export function createUserManagement(deps: ManageDeps) {
   const { database } = deps;
 
-  /** Ends every session of a user once the change that requires it has committed; their browsers sign out. */
+  /** Ends every session of a user, or acting as them; their browsers sign out once the change has committed. */
   async function signOutEverywhere(tx: Executor, userId: number): Promise<number[]> {
-    return deps.sessions.endOthers(userId, null, tx);
+    return deps.sessions.endInvolving(userId, tx);
   }
 
   async function announce(ended: number[], entry: UserEntry): Promise<void> {
@@ -89,8 +92,17 @@ export function createUserManagement(deps: ManageDeps) {
       if (organizationId === null && !actsAcrossOrganizations(actor)) throw new Forbidden(USER_MESSAGES.noOrganization);
       if (organizationId !== null && !inReach(actor, organizationId)) throw new NotFound(NOT_FOUND.organization);
       const { entry, token } = await database.transaction(async (tx) => {
+        if (organizationId !== null) await lockOrganization(tx, organizationId, 'share');
         const organization = organizationId === null ? null : await findOrganization(tx, organizationId);
         if (organizationId !== null && !organization) throw new NotFound(NOT_FOUND.organization);
+        if (!actsAcrossOrganizations(actor)) {
+          // An administrator adds people of their organization's own domain only: an address elsewhere would be
+          // claimed before its owner could sign up or join their real organization.
+          const domain = organization?.emailDomain;
+          if (!domain) throw new Forbidden(USER_MESSAGES.noDomain);
+          if (emailDomain(input.email) !== domain.toLowerCase())
+            throw new Forbidden(USER_MESSAGES.outsideDomain(domain));
+        }
         if (await findUserByEmail(tx, input.email)) throw new Conflict(ACCOUNT_MESSAGES.existingUser(input.email));
         const row = await insertUser(tx, {
           email: input.email,
@@ -125,6 +137,7 @@ export function createUserManagement(deps: ManageDeps) {
       patch: Omit<UserPatch, 'image'> & { image?: string },
     ): Promise<UserEntry> {
       const { entry, ended } = await database.transaction(async (tx) => {
+        await lockUser(tx, id);
         const found = await reachable(tx, actor, id);
         const target = { id: found.user.id, role: roleOf(found.user) };
         if (!canEditUser(actor, target)) throw new Forbidden(USER_MESSAGES.editRefused);
@@ -184,6 +197,7 @@ export function createUserManagement(deps: ManageDeps) {
 
     async remove({ user: actor, ip }: Who, id: number): Promise<Date> {
       const { at, ended, entry } = await database.transaction(async (tx) => {
+        await lockUser(tx, id);
         const found = await reachable(tx, actor, id);
         if (!canDeleteUser(actor, { id, role: roleOf(found.user) })) throw new Forbidden(USER_MESSAGES.deleteRefused);
         const [row] = await tx

@@ -47,3 +47,8 @@ export async function listUsers(db: Executor, organizationId: number | undefined
     .orderBy(asc(users.name), asc(users.email))
     .limit(limit);
 }
+
+/** Locks a user's row until the transaction ends, so checks made on it hold until the write. */
+export async function lockUser(db: Executor, id: number): Promise<void> {
+  await db.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+}

@@ -3,7 +3,7 @@ import { ACCOUNT_MESSAGES } from '@tessera/common/account-messages';
 import { MESSAGES } from '@tessera/common/validation';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, identities, users } from '../../db/schema';
+import { auditLog, identities, images, users } from '../../db/schema';
 import { consoleClient, cookieOf } from '../../test/console-client';
 import {
   buildTestApp,
@@ -12,12 +12,15 @@ import {
   makeOrganization,
   makeUser,
   multipartFile,
+  newAddress,
   PNG_PIXEL,
   signIn,
   type TestApp,
+  uniqueDomain,
 } from '../../test/harness';
 import { parseMail, startSmtpServer, type TestSmtpServer } from '../../test/smtp';
 import { IMAGE_MESSAGES } from '../images/store';
+import { THROTTLE_RULES } from '../throttle/rules';
 import { USER_MESSAGES } from './manage';
 
 let t: TestApp;
@@ -35,7 +38,7 @@ afterAll(async () => {
 const selfOf = async (cookie: string) => (await api.get('/v2/self', cookie)).json().self;
 
 async function orgWithAdmin() {
-  const org = await makeOrganization(t.database);
+  const org = await makeOrganization(t.database, undefined, { emailDomain: uniqueDomain() });
   const admin = await makeUser(t.database, 'admin', org.id);
   return { org, admin, cookie: await signIn(t.app, admin.email) };
 }
@@ -43,7 +46,7 @@ async function orgWithAdmin() {
 describe('creating users', () => {
   it('an administrator adds a user to their organization, who gets a set-password link that verifies them', async () => {
     const { org, cookie } = await orgWithAdmin();
-    const email = `new-${Date.now()}@tessera.test`;
+    const email = await newAddress(t.database, 'new', org.id);
     const res = await api.post('/v2/users', cookie, { email, name: 'New Person', title: 'Analyst', role: 'user' });
     expect(res.statusCode).toBe(200);
     const entry = Object.values(res.json().users)[0] as { id: number };
@@ -67,18 +70,26 @@ describe('creating users', () => {
   });
 
   it('refuses roles at or above the creator, half states, a taken address, another organization and bad fields', async () => {
-    const { cookie } = await orgWithAdmin();
-    const other = await makeOrganization(t.database);
-    const base = { email: `x-${Date.now()}@tessera.test`, name: 'X', role: 'user' };
+    const { org, cookie } = await orgWithAdmin();
+    const other = await makeOrganization(t.database, undefined, { emailDomain: uniqueDomain() });
+    const base = { email: await newAddress(t.database, 'x', org.id), name: 'X', role: 'user' };
     const high = await api.post('/v2/users', cookie, { ...base, role: 'admin' });
     expect(high.statusCode).toBe(403);
     expect(high.json().error).toBe(USER_MESSAGES.roleTooHigh);
     expect((await api.post('/v2/users', cookie, { ...base, role: 'signer' })).statusCode).toBe(400);
-    const existing = await makeAccount(t.database, 'user', null);
+    const existing = await makeAccount(t.database, 'user', org.id);
     const taken = await api.post('/v2/users', cookie, { ...base, email: existing.email.toUpperCase() });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error).toBe(ACCOUNT_MESSAGES.existingUser(existing.email.toUpperCase()));
     expect((await api.post('/v2/users', cookie, { ...base, organizationId: other.id })).statusCode).toBe(404);
+    // An administrator adds addresses of their organization's domain only, so none is claimed before its owner.
+    const elsewhere = await api.post('/v2/users', cookie, { ...base, email: `ceo@${other.emailDomain}` });
+    expect(elsewhere.statusCode).toBe(403);
+    expect(elsewhere.json().error).toBe(USER_MESSAGES.outsideDomain(org.emailDomain!));
+    const bare = await makeOrganization(t.database);
+    const bareAdmin = await signIn(t.app, (await makeUser(t.database, 'admin', bare.id)).email);
+    const noDomain = await api.post('/v2/users', bareAdmin, { ...base, email: 'someone@tessera.test' });
+    expect(noDomain.json().error).toBe(USER_MESSAGES.noDomain);
     const bad = await api.post('/v2/users', cookie, { ...base, email: 'nope', name: ' ' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields).toEqual(
@@ -213,5 +224,34 @@ describe('pictures', () => {
     expect(notMultipart.statusCode).toBe(400);
     const cleared = await api.put(`/v2/users/${me.id}`, cookie, { image: '' });
     expect(cleared.json().self.image).toBe('');
+  });
+
+  it('keeps only pictures someone shows, and limits uploads per user', async () => {
+    const me = await makeUser(t.database, 'user');
+    const cookie = await signIn(t.app, me.email);
+    const upload = (bytes: Buffer) => {
+      const body = multipartFile(bytes);
+      return t.app.inject({
+        method: 'POST',
+        url: `/v2/users/${me.id}/image`,
+        headers: { ...body.headers, cookie },
+        payload: body.payload,
+      });
+    };
+    const stored = async () => (await t.database.db.select({ name: images.name }).from(images)).map((r) => r.name);
+    const first = (await upload(Buffer.concat([PNG_PIXEL, Buffer.from('first')]))).json().self.image as string;
+    const second = (await upload(Buffer.concat([PNG_PIXEL, Buffer.from('second')]))).json().self.image as string;
+    expect(await stored()).not.toContain(first.split('/').pop());
+    expect(await stored()).toContain(second.split('/').pop());
+    await api.put(`/v2/users/${me.id}`, cookie, { image: '' });
+    expect(await stored()).not.toContain(second.split('/').pop());
+
+    let status = 200;
+    for (let i = 0; i < THROTTLE_RULES.uploadsPerUser.limit && status === 200; i++) {
+      status = (await upload(Buffer.concat([PNG_PIXEL, Buffer.from(`n${i}`)]))).statusCode;
+    }
+    const over = await upload(PNG_PIXEL);
+    expect(over.statusCode).toBe(429);
+    expect(over.headers['retry-after']).toBeDefined();
   });
 });

@@ -10,8 +10,10 @@ import { requireRank } from '../../http/auth';
 import { AppError, BadRequest, Forbidden } from '../../http/errors';
 import { deleted, keyed } from '../../http/keyed';
 import { actsAcrossOrganizations } from '../console/access';
-import { IMAGE_MESSAGES, storeImage } from '../images/store';
+import { dropUnusedImage, IMAGE_MESSAGES, storeImage } from '../images/store';
 import { idParams } from '../organizations/schemas';
+import type { Limiter } from '../throttle/limiter';
+import { THROTTLE_RULES, throttle } from '../throttle/rules';
 import { toUserEntry } from './entry';
 import { USER_MESSAGES, type UserManagement } from './manage';
 import { listUsers } from './repo';
@@ -38,7 +40,10 @@ async function readUpload(request: FastifyRequest): Promise<Buffer> {
   }
 }
 
-export function registerUserRoutes(app: FastifyInstance, deps: { database: Database; manage: UserManagement }) {
+export function registerUserRoutes(
+  app: FastifyInstance,
+  deps: { database: Database; manage: UserManagement; limiter: Limiter },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { database, manage } = deps;
   const who = (request: FastifyRequest) => ({ user: request.user, ip: request.ip });
@@ -77,7 +82,12 @@ export function registerUserRoutes(app: FastifyInstance, deps: { database: Datab
   r.put(
     `${RESOURCE_PATHS.users}/:id`,
     { preHandler: requireRank('user'), schema: { params: idParams, body: userPatch } },
-    async (request) => changed(request, await manage.update(who(request), request.params.id, request.body)),
+    async (request) => {
+      const before = request.body.image === '' ? await manage.get(request.user, request.params.id) : null;
+      const entry = await manage.update(who(request), request.params.id, request.body);
+      if (before?.image) await dropUnusedImage(database.db, before.image);
+      return changed(request, entry);
+    },
   );
 
   r.delete(
@@ -97,8 +107,11 @@ export function registerUserRoutes(app: FastifyInstance, deps: { database: Datab
       // Checked before the upload is read, so a refused caller costs no more than its headers.
       const target = await manage.get(request.user, id);
       if (!canEditUser(request.user, target)) throw new Forbidden(USER_MESSAGES.editRefused);
+      await throttle(deps.limiter, [[`upload:user:${request.user.id}`, THROTTLE_RULES.uploadsPerUser]]);
       const name = await storeImage(database.db, await readUpload(request), request.user.id);
-      return changed(request, await manage.update(who(request), id, { image: RESOURCE_PATHS.image(name) }));
+      const entry = await manage.update(who(request), id, { image: RESOURCE_PATHS.image(name) });
+      if (target.image && target.image !== entry.image) await dropUnusedImage(database.db, target.image);
+      return changed(request, entry);
     },
   );
 }
