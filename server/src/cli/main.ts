@@ -8,6 +8,8 @@ import { createUser } from '../features/users/service';
 import { AppError } from '../http/errors';
 import { serve } from '../main';
 import { openStorage } from '../runtime';
+import { GENERATE_USAGE, generateCommand } from './generate';
+import { UsageError } from './usage-error';
 
 const USAGE = `Usage: npm run tessera -- <command>
 
@@ -17,10 +19,9 @@ Commands:
   user create --email E --role R [--password P] [--name N]
                                          create a verified user; roles: ${ROLES.filter((r) => r !== 'anonymous').join(', ')}
                                          the password may come from TESSERA_PASSWORD instead of the command line
+  ${GENERATE_USAGE}
 
 Configuration comes from the environment (see README.md): DATABASE_URL, DATA_DIR, ...`;
-
-class UsageError extends Error {}
 
 async function userCreate(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -63,6 +64,8 @@ async function run(argv: string[]): Promise<void> {
     case 'user':
       if (rest[0] === 'create') return userCreate(rest.slice(1));
       throw new UsageError(`Unknown user command "${rest[0] ?? ''}".`);
+    case 'generate':
+      return generateCommand(rest);
     case undefined:
     case 'help':
     case '--help':
@@ -81,7 +84,7 @@ run(process.argv.slice(2)).catch((err: unknown) => {
   if (
     err instanceof AppError ||
     err instanceof ConfigError ||
-    (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+    (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')
   ) {
     console.error((err as Error).message);
     process.exit(2);
