@@ -6,5 +6,6 @@ export * from './images';
 export * from './oauth-attempts';
 export * from './organizations';
 export * from './page-views';
+export * from './people';
 export * from './sessions';
 export * from './users';
