@@ -1,6 +1,6 @@
+import { isValidVin, modelYearOf } from '@tessera/common/vin';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { IdentityRecord } from '../record';
-import { isValidVin, modelYearOf } from '../vin';
 import { AS_OF } from './dates';
 import { generateGraph, MAX_IDENTITIES } from './graph';
 import { CITIES, STATES } from './places';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
+import { isValidVin, normalizeVin } from '@tessera/common/vin';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXACT_KINDS, type LabelledQuery, PII_NOISE, type PiiInput } from '../labelled-query';
 import { sameGivenName } from '../nicknames';
 import type { IdentityRecord } from '../record';
 import { normalizeAddress, normalizeAddressLine } from '../streets';
-import { isValidVin, normalizeVin } from '../vin';
 import { sampleSize } from './queries';
 import { editDistance, generateSmallGraph, type LoadedGraph, loose } from './test-graph';
 

@@ -3,7 +3,7 @@
  * make's real manufacturer identifiers (WMI), the model-year code in position 10 and a valid check digit.
  * Position 11 (plant) and 12-17 (serial) come from one shuffled numbered space, so every VIN is unique.
  */
-import { modelYearCode, VIN_CHARACTERS, withCheckDigit } from '../vin';
+import { modelYearCode, VIN_CHARACTERS, withCheckDigit } from '@tessera/common/vin';
 import { AS_OF_YEAR } from './dates';
 import { KeyedPermutation, UniqueSpace } from './permutation';
 import type { Rng, SeedKey } from './prng';
