@@ -1,0 +1,88 @@
+/**
+ * The Fellegi-Sunter match model (docs/scoring.md). For each field and agreement level, m is the chance of that
+ * level when query and candidate are the same person, u when they are not; the level adds log2(m/u) bits to the
+ * match weight. The weights and the prior odds of a match give a probability, reported as a score 0-100.
+ * `estimate` fits m and u from labelled pairs (the generator's query set); DEFAULT_MODEL holds starting values.
+ */
+import { FIELDS, type Field, LEVELS, type Level } from './comparisons';
+
+export type Probabilities = Record<Field, Record<Exclude<Level, 'missing'>, number>>;
+
+export interface MatchModel {
+  m: Probabilities;
+  u: Probabilities;
+  /** Prior probability that a candidate found by blocking is the person sought. */
+  prior: number;
+}
+
+const levels = (exact: number, alias: number, close: number, different: number) => ({ exact, alias, close, different });
+
+/** Starting values, before estimation from data: typical of US person data. */
+export const DEFAULT_MODEL: MatchModel = {
+  m: {
+    firstName: levels(0.8, 0.1, 0.07, 0.03),
+    lastName: levels(0.9, 0.01, 0.06, 0.03),
+    street: levels(0.75, 0.05, 0.1, 0.1),
+    city: levels(0.85, 0.01, 0.06, 0.08),
+    state: levels(0.95, 0.01, 0.01, 0.03),
+    zip: levels(0.8, 0.01, 0.1, 0.09),
+  },
+  u: {
+    firstName: levels(0.01, 0.005, 0.02, 0.965),
+    lastName: levels(0.005, 0.001, 0.01, 0.984),
+    street: levels(0.001, 0.001, 0.004, 0.994),
+    city: levels(0.05, 0.001, 0.01, 0.939),
+    state: levels(0.2, 0.001, 0.005, 0.794),
+    zip: levels(0.01, 0.001, 0.05, 0.939),
+  },
+  prior: 0.01,
+};
+
+export interface Scored {
+  /** 0-100. */
+  score: number;
+  /** Bits of evidence, prior included. */
+  weight: number;
+  /** Each field's level and the bits it added. */
+  explain: Record<Field, { level: Level; weight: number }>;
+}
+
+export function score(model: MatchModel, levelsOf: Record<Field, Level>): Scored {
+  let weight = Math.log2(model.prior / (1 - model.prior));
+  const explain = {} as Scored['explain'];
+  for (const field of FIELDS) {
+    const level = levelsOf[field];
+    const bits = level === 'missing' ? 0 : Math.log2(model.m[field][level] / model.u[field][level]);
+    explain[field] = { level, weight: Math.round(bits * 100) / 100 };
+    weight += bits;
+  }
+  const probability = 1 / (1 + 2 ** -weight);
+  return { score: Math.round(probability * 100), weight: Math.round(weight * 100) / 100, explain };
+}
+
+/**
+ * m and u from labelled pairs: the share of each level among true matches (m) and among non-matches (u), with
+ * add-one smoothing so no level is impossible; the prior is the share of true matches.
+ */
+export function estimate(pairs: { levels: Record<Field, Level>; match: boolean }[]): MatchModel {
+  const counts = (match: boolean) => {
+    const out = {} as Probabilities;
+    const subset = pairs.filter((p) => p.match === match);
+    for (const field of FIELDS) {
+      const seen = subset.filter((p) => p.levels[field] !== 'missing');
+      const row = {} as Probabilities[Field];
+      const used = LEVELS.filter((l): l is Exclude<Level, 'missing'> => l !== 'missing');
+      for (const level of used) {
+        row[level] = (seen.filter((p) => p.levels[field] === level).length + 1) / (seen.length + used.length);
+      }
+      out[field] = row;
+    }
+    return out;
+  };
+  const matches = pairs.filter((p) => p.match).length;
+  return {
+    m: counts(true),
+    u: counts(false),
+    prior: Math.min(0.99, Math.max(0.0001, (matches + 1) / (pairs.length + 2))),
+  };
+}
