@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compare, type Field, type Level, type PiiFields } from './comparisons';
-import { DEFAULT_MODEL, estimate, score } from './model';
+import { DEFAULT_MODEL, estimate, SWAP_PENALTY, score, scoreCandidate } from './model';
 
 const person: PiiFields = {
   firstName: 'Robert',
@@ -74,5 +74,17 @@ describe('the Fellegi-Sunter score', () => {
     expect(model.u.lastName.different).toBeCloseTo(91 / 94, 5);
     expect(model.prior).toBeCloseTo(11 / 102, 5);
     expect(score(model, levels('exact')).score).toBeGreaterThan(score(model, levels('different')).score);
+  });
+
+  it('takes swapped first and last names at a small cost, and ranks by weight', () => {
+    const swapped = scoreCandidate(DEFAULT_MODEL, { ...person, firstName: 'Johnson', lastName: 'Robert' }, person);
+    const straight = scoreCandidate(DEFAULT_MODEL, person, person);
+    expect(swapped.swapped).toBe(true);
+    expect(straight.swapped).toBe(false);
+    expect(swapped.weight).toBeCloseTo(straight.weight - SWAP_PENALTY, 5);
+    expect(swapped.score).toBeGreaterThan(90);
+    // Both round to 100, yet the weight still tells the better one.
+    const sibling = scoreCandidate(DEFAULT_MODEL, person, { ...person, firstName: 'Roberta' });
+    expect(straight.weight).toBeGreaterThan(sibling.weight);
   });
 });

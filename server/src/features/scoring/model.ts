@@ -4,7 +4,7 @@
  * match weight. The weights and the prior odds of a match give a probability, reported as a score 0-100.
  * `estimate` fits m and u from labelled pairs (the generator's query set); DEFAULT_MODEL holds starting values.
  */
-import { FIELDS, type Field, LEVELS, type Level } from './comparisons';
+import { compare, FIELDS, type Field, LEVELS, type Level, type PiiFields } from './comparisons';
 
 export type Probabilities = Record<Field, Record<Exclude<Level, 'missing'>, number>>;
 
@@ -85,4 +85,24 @@ export function estimate(pairs: { levels: Record<Field, Level>; match: boolean }
     u: counts(false),
     prior: Math.min(0.99, Math.max(0.0001, (matches + 1) / (pairs.length + 2))),
   };
+}
+
+/** Bits taken off when the query's first and last names only match the other way round. */
+export const SWAP_PENALTY = 1;
+
+/**
+ * A candidate's score for a PII query, taking first and last name swapped when that fits better (a common data
+ * entry slip), at a small cost. Rank candidates by `weight`: scores are rounded and many strong matches reach 100.
+ */
+export function scoreCandidate(
+  model: MatchModel,
+  query: PiiFields,
+  candidate: PiiFields,
+): Scored & { swapped: boolean } {
+  const straight = score(model, compare(query, candidate));
+  const swappedQuery = { ...query, firstName: query.lastName, lastName: query.firstName };
+  const turned = score(model, compare(swappedQuery, candidate));
+  if (turned.weight - SWAP_PENALTY <= straight.weight) return { ...straight, swapped: false };
+  const weight = turned.weight - SWAP_PENALTY;
+  return { ...turned, weight, score: Math.round(100 / (1 + 2 ** -weight)), swapped: true };
 }
