@@ -82,6 +82,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ROOT_EMAIL: ROOT.email,
     ROOT_PASSWORD: ROOT.password,
     TESSERA_VERSION: 'e2e-1',
+    // Seeding 10,000 identities takes seconds on PGlite; browser tests of other features do not need them.
+    SEED_IDENTITIES: '0',
     ...options.env,
   };
   const users = await createUsers(env, options.users ?? []);

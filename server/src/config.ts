@@ -25,6 +25,7 @@ const envSchema = z.object({
   CI_HOST: optional,
   STATIC_DIR: optional,
   TESSERA_VERSION: optional,
+  SEED_IDENTITIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .string()
@@ -57,6 +58,8 @@ export interface Config {
   versionOverride: string | null;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
+  /** Generated identities loaded when the embedded database has no people yet; 0 turns seeding off. */
+  seedIdentities: number;
   /** Configured outside sign-in providers: those with client id, secret and issuer all set. */
   oauth: Partial<Record<ProviderId, OauthClientSettings>>;
 }
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     versionOverride: e.TESSERA_VERSION,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    seedIdentities: e.SEED_IDENTITIES,
     oauth: oauthProviders(env),
   };
 }

@@ -39,6 +39,7 @@ describe('the server process', () => {
       ROOT_EMAIL: email,
       ROOT_PASSWORD: 'Root-passw0rd!',
       TESSERA_VERSION: 'p1',
+      SEED_IDENTITIES: '0',
     };
 
     const first = runChild(['server/src/main.ts'], env);

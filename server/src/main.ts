@@ -1,6 +1,8 @@
 /** Process entry: config -> database -> app -> listen. SIGTERM drains in-flight requests and exits 0. */
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { thousands } from './features/people/generate/progress';
+import { seedIdentities } from './features/people/import/seed';
 import { openFanout, openStorage } from './runtime';
 
 const DRAIN_LIMIT_MS = 15_000;
@@ -8,6 +10,13 @@ const DRAIN_LIMIT_MS = 15_000;
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const database = await openStorage(config, (line) => console.log(line));
+  const seeding = await seedIdentities(database, config.seedIdentities);
+  if (seeding.seeded) {
+    const { loaded, seconds } = seeding.summary;
+    console.log(
+      `Seeded the empty embedded database with ${thousands(loaded)} generated identities in ${seconds.toFixed(1)} s.`,
+    );
+  }
   const fanout = await openFanout(config);
   const app = await buildApp({ config, database, fanout });
   await app.listen({ port: config.port, host: config.host });

@@ -9,6 +9,7 @@ import { AppError } from '../http/errors';
 import { serve } from '../main';
 import { openStorage } from '../runtime';
 import { GENERATE_USAGE, generateCommand } from './generate';
+import { IMPORT_USAGE, importCommand } from './import';
 import { UsageError } from './usage-error';
 
 const USAGE = `Usage: npm run tessera -- <command>
@@ -20,6 +21,7 @@ Commands:
                                          create a verified user; roles: ${ROLES.filter((r) => r !== 'anonymous').join(', ')}
                                          the password may come from TESSERA_PASSWORD instead of the command line
   ${GENERATE_USAGE}
+  ${IMPORT_USAGE}
 
 Configuration comes from the environment (see README.md): DATABASE_URL, DATA_DIR, ...`;
 
@@ -66,6 +68,8 @@ async function run(argv: string[]): Promise<void> {
       throw new UsageError(`Unknown user command "${rest[0] ?? ''}".`);
     case 'generate':
       return generateCommand(rest);
+    case 'import':
+      return importCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generatedPeople, jsonl, ownIdBase, scratchFile } from '../features/people/import/test-records';
+import { runCli, storageEnv } from '../test/process';
+import { parseImportArgs } from './import';
+import { UsageError } from './usage-error';
+
+describe('tessera import: arguments', () => {
+  it('reads files by their extension, --rejects and --batch-size', () => {
+    expect(parseImportArgs(['a.jsonl', 'b.CSV', '--rejects', 'r.jsonl', '--batch-size', '500'])).toEqual({
+      files: [
+        { path: 'a.jsonl', format: 'jsonl' },
+        { path: 'b.CSV', format: 'csv' },
+      ],
+      rejects: 'r.jsonl',
+      batchSize: 500,
+    });
+    expect(parseImportArgs(['a.ndjson']).batchSize).toBe(2000);
+  });
+
+  it('names the argument that is missing or wrong', () => {
+    const fails = (args: string[], message: string) => {
+      expect(() => parseImportArgs(args)).toThrow(UsageError);
+      expect(() => parseImportArgs(args)).toThrow(message);
+    };
+    fails([], 'import needs at least one FILE.');
+    fails(['people.txt'], 'people.txt: the file name must end in .jsonl, .ndjson, .json or .csv.');
+    for (const bad of ['0', 'x', '1.5', '100001']) {
+      fails(['a.jsonl', `--batch-size=${bad}`], `--batch-size must be a whole number from 1 to 100000, not "${bad}".`);
+    }
+    fails(['a.jsonl', '--rejects='], '--rejects needs a PATH.');
+  });
+});
+
+describe('tessera import: the command', () => {
+  it('loads a file with a progress bar, writes refused rows beside it and sums up', async () => {
+    const people = generatedPeople(30, 'cli-import', ownIdBase());
+    const file = scratchFile('people.jsonl', `${jsonl(people)}not json\n`);
+    const { code, output } = await runCli(['import', file], storageEnv());
+    expect(code).toBe(0);
+    expect(output).toContain('Importing (bytes): 100%');
+    expect(output).toMatch(/Loaded 30 identities, rejected 1 rows, in [\d.]+ s \([\d,]+ identities\/s\)/);
+    expect(output).toContain(`Rejected rows: ${file}.rejects.jsonl`);
+    const report = readFileSync(`${file}.rejects.jsonl`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(report).toEqual([{ file, line: 31, reason: expect.stringMatching(/^not JSON: /) }]);
+  });
+
+  it('exits 2 with a message for a missing file or a bad argument', async () => {
+    const missing = await runCli(['import', '/nonexistent/people.jsonl'], storageEnv());
+    expect(missing.code).toBe(2);
+    expect(missing.output).toContain('/nonexistent/people.jsonl: no such file.');
+    const none = await runCli(['import'], storageEnv());
+    expect(none.code).toBe(2);
+    expect(none.output).toContain('import needs at least one FILE.');
+    const stray = await runCli(['import', 'a.jsonl', '--colour', 'red'], storageEnv());
+    expect(stray.code).toBe(2);
+    expect(stray.output).toContain("'--colour'");
+  });
+});
