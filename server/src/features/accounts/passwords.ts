@@ -202,31 +202,51 @@ export function createPasswordService(deps: PasswordDeps) {
       return { self: started.user, location: afterPassword(started.user) };
     },
 
-    /** Changes the password with the current one; the user's other sessions end. */
+    /**
+     * Changes the password with the current one. The user's other sessions end, and this one continues under a new
+     * token (a credential change is a privilege change: whoever held the old token no longer does).
+     */
     async change(
       current: string,
       newPassword: string,
       request: FastifyRequest,
+      reply: FastifyReply,
     ): Promise<{ self: User; location: string }> {
       const { session, user } = request;
+      if (!session) throw new Unauthorized();
       const found = await findUserById(db, user.id);
       const ok = found?.user.passwordHash ? await verifyPassword(found.user.passwordHash, current) : false;
       if (!ok)
         throw new BadRequest(ACCOUNT_MESSAGES.wrongPassword, [
           { path: 'body.password', message: ACCOUNT_MESSAGES.wrongPassword },
         ]);
-      await storePassword(
+      const started = await storePassword(
         {
           userId: user.id,
           impersonatorId: user.impersonator,
           action: 'password.change',
           ip: request.ip,
-          keep: session?.id ?? null,
+          keep: session.id,
         },
         newPassword,
-        async () => undefined,
+        async (tx) => {
+          const next = await deps.sessions.start(
+            {
+              user: found!.user,
+              organizationName: found!.organizationName,
+              remember: session.remember,
+              impersonatorId: session.impersonatorId,
+              ...clientInfo(request),
+            },
+            tx,
+          );
+          await deps.sessions.end(session.id, tx);
+          return next;
+        },
       );
-      return { self: user, location: afterPassword(user) };
+      await deps.hub.rotateSession(session.id, started.session.id, started.user);
+      setSessionCookies(reply, deps.cookies, started.token, started.user, session.remember);
+      return { self: started.user, location: afterPassword(started.user) };
     },
   };
 }

@@ -209,7 +209,11 @@ describe('changing a password', () => {
     expect(wrong.json().fields).toEqual([{ path: 'body.password', message: ACCOUNT_MESSAGES.wrongPassword }]);
     const changed = await post('/auth/password/change', { password: PASSWORD, newPassword: NEW_PASSWORD }, here);
     expect(changed.json()).toMatchObject({ location: '/profile', self: { id: user.id } });
-    expect((await get('/v2/self', here)).json().self.id).toBe(user.id);
+    // This browser goes on under a new token; the old one, and the other browser's, open nothing.
+    const renewed = cookieOf(changed);
+    expect(renewed).toContain('tessera_session=');
+    expect((await get('/v2/self', renewed)).json().self.id).toBe(user.id);
+    expect((await get('/v2/self', here)).json().self.id).toBe(0);
     expect((await get('/v2/self', there)).json().self.id).toBe(0);
   });
 

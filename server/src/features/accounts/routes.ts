@@ -47,7 +47,7 @@ export function registerAccountRoutes(
             { path: 'body.password', message: CURRENT_PASSWORD_REQUIRED },
           ]);
         }
-        return deps.passwords.change(password, newPassword, request);
+        return deps.passwords.change(password, newPassword, request, reply);
       }
       if (scope !== action) throw new Forbidden(OPEN_THE_LINK);
       return deps.passwords.fromLink(action, newPassword, request, reply);
