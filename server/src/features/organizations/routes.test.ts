@@ -80,6 +80,9 @@ describe('/v2/organizations', () => {
     expect(moved.json().error).toBe(ORGANIZATION_MESSAGES.domainIsSystems);
     const bySuper = await api.put(`/v2/organizations/${org.id}`, superCookie, { emailDomain: '', acceptUsers: false });
     expect(bySuper.json().organizations[org.id]).toMatchObject({ emailDomain: null, acceptUsers: false });
+    const closed = await api.put(`/v2/organizations/${org.id}`, superCookie, { acceptUsers: true });
+    expect(closed.statusCode).toBe(400);
+    expect(closed.json().error).toBe(ORGANIZATION_MESSAGES.domainNeeded);
     expect((await api.put('/v2/organizations/99999999', superCookie, { name: 'X' })).statusCode).toBe(404);
     expect((await api.put('/v2/organizations/abc', superCookie, { name: 'X' })).statusCode).toBe(400);
   });

@@ -2,7 +2,7 @@
  * /v2/organizations (decision 0007): super and root manage every organization; an administrator edits their own
  * (not its e-mail domain, which decides who may join); members read their own with its users.
  */
-import { hasRank } from '@tessera/common/roles';
+import { canManageOrganizations } from '@tessera/common/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database, Executor } from '../../db/client';
@@ -105,7 +105,8 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: { databas
         if (!current) throw new NotFound(NOT_FOUND.organization);
         const patch = request.body;
         const domainChanges = patch.emailDomain !== undefined && patch.emailDomain !== current.emailDomain;
-        if (domainChanges && !hasRank(user.role, 'super')) throw new Forbidden(ORGANIZATION_MESSAGES.domainIsSystems);
+        if (domainChanges && !canManageOrganizations(user.role))
+          throw new Forbidden(ORGANIZATION_MESSAGES.domainIsSystems);
         const next = {
           emailDomain: patch.emailDomain === undefined ? current.emailDomain : patch.emailDomain,
           acceptUsers: patch.acceptUsers ?? current.acceptUsers,

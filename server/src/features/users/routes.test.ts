@@ -90,6 +90,9 @@ describe('creating users', () => {
     const bareAdmin = await signIn(t.app, (await makeUser(t.database, 'admin', bare.id)).email);
     const noDomain = await api.post('/v2/users', bareAdmin, { ...base, email: 'someone@tessera.test' });
     expect(noDomain.json().error).toBe(USER_MESSAGES.noDomain);
+    const nowhere = await api.post('/v2/users', cookie, { ...base, organizationId: null });
+    expect(nowhere.statusCode).toBe(403);
+    expect(nowhere.json().error).toBe(USER_MESSAGES.noOrganization);
     const bad = await api.post('/v2/users', cookie, { ...base, email: 'nope', name: ' ' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields).toEqual(
@@ -127,6 +130,13 @@ describe('editing users', () => {
     const other = await makeOrganization(t.database);
     const move = await api.put(`/v2/users/${user.id}`, cookie, { organizationId: other.id });
     expect(move.json().error).toBe(USER_MESSAGES.moveRefused);
+    const superCookie = await signIn(t.app, (await makeUser(t.database, 'super')).email);
+    const mover = await makeAccount(t.database, 'user', org.id);
+    const toNowhere = await api.put(`/v2/users/${mover.id}`, superCookie, { organizationId: 2_000_000_000 });
+    expect(toNowhere.statusCode).toBe(404);
+    expect(toNowhere.json().error).toBe('No such organization.');
+    const moved = await api.put(`/v2/users/${mover.id}`, superCookie, { organizationId: other.id });
+    expect(moved.json().users[mover.id]).toMatchObject({ organizationId: other.id, organizationName: other.name });
     const types = await api.put(`/v2/users/${user.id}`, cookie, { allowedRecordTypes: ['emails', 'emails', 'phones'] });
     expect(types.json().users[user.id].allowedRecordTypes).toEqual(['emails', 'phones']);
     const unknown = await api.put(`/v2/users/${user.id}`, cookie, { allowedRecordTypes: ['secrets'] });

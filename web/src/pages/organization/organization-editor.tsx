@@ -15,6 +15,7 @@ import { api } from '../../lib/api';
 import { useItem } from '../../lib/collections';
 import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
+import { useFetch } from '../../lib/use-fetch';
 import { PageHeading } from '../page-heading';
 import { fromBoolean, SwitchInput } from '../switch-input';
 
@@ -43,9 +44,7 @@ export function OrganizationEditor({ id }: { id?: number }) {
   const mayChangeDomain = canManageOrganizations(self.role);
   const back = id === undefined ? '/organizations' : `/organizations/${id}`;
 
-  useEffect(() => {
-    if (id !== undefined) void api.get(`${RESOURCE_PATHS.organizations}/${id}`).catch(() => undefined);
-  }, [id]);
+  useFetch(id === undefined ? null : `${RESOURCE_PATHS.organizations}/${id}`);
 
   useEffect(() => {
     if (!existing || loaded.current) return;

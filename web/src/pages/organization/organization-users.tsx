@@ -9,11 +9,11 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Typography from '@mui/material/Typography';
 import type { UserEntry } from '@tessera/common/resources';
 import { assignableRoles, canAddUser, ROLE_LABEL } from '@tessera/common/roles';
 import { Link as RouterLink } from 'react-router';
 import { useStore } from '../../lib/store';
+import { EmptyRow } from '../empty-row';
 import { usePaging } from '../table-pager';
 import { yesNo } from '../yes-no';
 import { openAddUser } from './add-user-form';
@@ -59,13 +59,7 @@ export function OrganizationUsers({ organizationId, users }: { organizationId: n
                 <TableCell>{yesNo(user.isActive)}</TableCell>
               </TableRow>
             ))}
-            {users.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={5}>
-                  <Typography color="text.secondary">No users.</Typography>
-                </TableCell>
-              </TableRow>
-            )}
+            {users.length === 0 && <EmptyRow columns={5}>No users.</EmptyRow>}
           </TableBody>
         </Table>
         {pager}

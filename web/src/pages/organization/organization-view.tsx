@@ -10,10 +10,10 @@ import { type Organization, RESOURCE_PATHS, type UserEntry } from '@tessera/comm
 import { canEditOrganization, canManageOrganizations } from '@tessera/common/roles';
 import { useEffect, useRef } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { api } from '../../lib/api';
 import { byName, useCollection, useItem } from '../../lib/collections';
 import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
+import { useFetch } from '../../lib/use-fetch';
 import { DetailList } from '../detail-list';
 import { PageHeading } from '../page-heading';
 import { yesNo } from '../yes-no';
@@ -26,9 +26,7 @@ export function OrganizationView({ id, deleting = false }: { id: number; deletin
   const users = useCollection<UserEntry>('users', byName).filter((u) => u.organizationId === id);
   const asked = useRef(false);
 
-  useEffect(() => {
-    void api.get(`${RESOURCE_PATHS.organizations}/${id}`).catch(() => undefined); // alerted by the client
-  }, [id]);
+  useFetch(`${RESOURCE_PATHS.organizations}/${id}`);
 
   // At /organizations/delete/{id} the confirmation opens once the organization is known.
   useEffect(() => {

@@ -17,14 +17,13 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import { type Organization, RESOURCE_PATHS } from '@tessera/common/resources';
 import { canEditOrganization, canManageOrganizations } from '@tessera/common/roles';
-import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { api } from '../../lib/api';
 import { byName, useCollection } from '../../lib/collections';
 import { useStore } from '../../lib/store';
+import { useFetch } from '../../lib/use-fetch';
+import { EmptyRow } from '../empty-row';
 import { askToDeleteOrganization } from '../organization/delete-organization';
 import { PageHeading } from '../page-heading';
 import { usePaging } from '../table-pager';
@@ -33,15 +32,11 @@ import { yesNo } from '../yes-no';
 export default function OrganizationsPage() {
   const self = useStore((s) => s.self);
   const all = useCollection<Organization>('organizations', byName);
-  const [loaded, setLoaded] = useState(false);
   const manage = canManageOrganizations(self.role);
   const rows = manage ? all : all.filter((o) => o.id === self.organizationId);
   const { visible, pager } = usePaging(rows);
 
-  useEffect(() => {
-    const done = () => setLoaded(true); // a failure was alerted by the API client
-    void api.get(RESOURCE_PATHS.organizations).then(done, done);
-  }, []);
+  const loaded = useFetch(RESOURCE_PATHS.organizations);
 
   return (
     <>
@@ -95,13 +90,7 @@ export default function OrganizationsPage() {
                 </TableCell>
               </TableRow>
             ))}
-            {loaded && rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={4}>
-                  <Typography color="text.secondary">No organizations.</Typography>
-                </TableCell>
-              </TableRow>
-            )}
+            {loaded && rows.length === 0 && <EmptyRow columns={4}>No organizations.</EmptyRow>}
           </TableBody>
         </Table>
         {pager}

@@ -12,11 +12,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { formatDate } from '@tessera/common/dates';
 import { RESOURCE_PATHS, type SessionEntry } from '@tessera/common/resources';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../lib/api';
 import { useCollection } from '../../lib/collections';
 import { logout } from '../../lib/session';
 import { useStore } from '../../lib/store';
+import { useFetch } from '../../lib/use-fetch';
 import { describeAgent } from './user-agent';
 
 /** This session first, then the most recently seen. */
@@ -62,14 +63,10 @@ export function MySessions() {
   const selfId = useStore((s) => s.self.id);
   const all = useCollection<SessionEntry>('sessions', thisOneFirst);
   const sessions = all.filter((s) => s.userId === selfId);
-  const [loaded, setLoaded] = useState(false);
   const [busy, setBusy] = useState(false);
   const others = sessions.filter((s) => !s.current).length;
 
-  useEffect(() => {
-    const done = () => setLoaded(true); // a failure was alerted by the API client
-    void api.get(RESOURCE_PATHS.sessions, { mine: true }).then(done, done);
-  }, []);
+  const loaded = useFetch(RESOURCE_PATHS.sessions, { mine: true });
 
   async function signOutOthers() {
     setBusy(true);

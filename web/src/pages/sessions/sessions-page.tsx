@@ -15,11 +15,11 @@ import Typography from '@mui/material/Typography';
 import { formatDate } from '@tessera/common/dates';
 import { RESOURCE_PATHS, type SessionEntry } from '@tessera/common/resources';
 import { canEndSession } from '@tessera/common/roles';
-import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { api } from '../../lib/api';
 import { useCollection } from '../../lib/collections';
 import { useStore } from '../../lib/store';
+import { useFetch } from '../../lib/use-fetch';
+import { EmptyRow } from '../empty-row';
 import { PageHeading } from '../page-heading';
 import { usePaging } from '../table-pager';
 import { RevokeButton } from './revoke-button';
@@ -29,13 +29,9 @@ const latestFirst = (a: SessionEntry, b: SessionEntry) => b.lastSeenAt.localeCom
 export default function SessionsPage() {
   const sessions = useCollection<SessionEntry>('sessions', latestFirst);
   const self = useStore((s) => s.self);
-  const [loaded, setLoaded] = useState(false);
   const { visible, pager } = usePaging(sessions);
 
-  useEffect(() => {
-    const done = () => setLoaded(true); // a failure was alerted by the API client
-    void api.get(RESOURCE_PATHS.sessions).then(done, done);
-  }, []);
+  const loaded = useFetch(RESOURCE_PATHS.sessions);
 
   return (
     <>
@@ -90,13 +86,7 @@ export default function SessionsPage() {
                 </TableCell>
               </TableRow>
             ))}
-            {loaded && sessions.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={6}>
-                  <Typography color="text.secondary">No live sessions.</Typography>
-                </TableCell>
-              </TableRow>
-            )}
+            {loaded && sessions.length === 0 && <EmptyRow columns={6}>No live sessions.</EmptyRow>}
           </TableBody>
         </Table>
         {pager}

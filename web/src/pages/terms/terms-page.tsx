@@ -5,11 +5,12 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { hasRank } from '@tessera/common/roles';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../lib/api';
 import { navigate } from '../../lib/navigator';
 import { refreshUser } from '../../lib/session';
 import { useStore } from '../../lib/store';
+import { useFetch } from '../../lib/use-fetch';
 import { PageHeading } from '../page-heading';
 
 export default function TermsPage() {
@@ -18,9 +19,7 @@ export default function TermsPage() {
   const role = useStore((s) => s.self.role);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    void api.get('/v2/terms').catch(() => undefined); // errors are shown by the client
-  }, []);
+  useFetch('/v2/terms');
 
   async function accept() {
     if (ndaId === undefined) return;

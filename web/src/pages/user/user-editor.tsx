@@ -15,6 +15,7 @@ import { api } from '../../lib/api';
 import { useItem } from '../../lib/collections';
 import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
+import { useFetch } from '../../lib/use-fetch';
 import { PageHeading } from '../page-heading';
 import { fromBoolean, SwitchInput } from '../switch-input';
 import { roleOptions } from './role-options';
@@ -42,9 +43,7 @@ export function UserEditor({ id }: { id: number }) {
   const roles = assignableRoles(self.role);
   const editorRole = self.role;
 
-  useEffect(() => {
-    void api.get(`${RESOURCE_PATHS.users}/${id}`).catch(() => undefined); // alerted by the client
-  }, [id]);
+  useFetch(`${RESOURCE_PATHS.users}/${id}`);
 
   useEffect(() => {
     if (!target || loaded.current) return;

@@ -12,10 +12,10 @@ import { RESOURCE_PATHS, type UserEntry } from '@tessera/common/resources';
 import { canDeleteUser, canEditUser, canImpersonate, ROLE_LABEL } from '@tessera/common/roles';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { api } from '../../lib/api';
 import { useItem } from '../../lib/collections';
 import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
+import { useFetch } from '../../lib/use-fetch';
 import { DetailList } from '../detail-list';
 import { PageHeading } from '../page-heading';
 import { yesNo } from '../yes-no';
@@ -27,9 +27,7 @@ export function UserView({ id, deleting = false }: { id: number; deleting?: bool
   const [busy, setBusy] = useState(false);
   const asked = useRef(false);
 
-  useEffect(() => {
-    void api.get(`${RESOURCE_PATHS.users}/${id}`).catch(() => undefined); // alerted by the client
-  }, [id]);
+  useFetch(`${RESOURCE_PATHS.users}/${id}`);
 
   // At /users/delete/{id} the confirmation opens once the user is known, if they may be deleted.
   useEffect(() => {
