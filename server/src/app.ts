@@ -16,14 +16,19 @@ import { registerImpersonationRoutes } from './features/auth/impersonation';
 import { createSessionRotation } from './features/auth/rotation';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
+import { sessionAuthenticator } from './features/identities/caller';
+import { registerLookupRoutes } from './features/identities/routes';
 import { registerImageRoutes } from './features/images/routes';
 import { registerOauthRoutes } from './features/oauth/routes';
 import { registerOrganizationRoutes } from './features/organizations/routes';
+import { DEFAULT_MODEL } from './features/scoring/model';
 import { registerSessionRoutes } from './features/sessions/routes';
 import { createSessionService } from './features/sessions/service';
 import { registerSystemRoutes } from './features/system/routes';
+import { createTemplateStore } from './features/templates/store';
 import { registerTermsRoutes } from './features/terms/routes';
 import { type Limiter, openLimiter } from './features/throttle/limiter';
+import { createDatabaseMetering, type Metering } from './features/usage/metering';
 import { createUserManagement } from './features/users/manage';
 import { registerUserRoutes } from './features/users/routes';
 import { registerAuth } from './http/auth';
@@ -46,6 +51,8 @@ export interface AppDeps {
   logger?: Logger;
   /** Throttling counters to share (tests); otherwise opened from config and closed with the app. */
   limiter?: Limiter;
+  /** Where lookups' usage goes; by default a row per call in the database. */
+  metering?: Metering;
 }
 
 declare module 'fastify' {
@@ -144,6 +151,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerSessionRoutes(app, { database, sessions, hub });
   registerImageRoutes(app, { database });
+  await app.register(async (scope) => {
+    // A PUT lookup's CSV body is read as it arrives, never buffered whole (features/identities/csv-stream.ts).
+    scope.addContentTypeParser(['text/csv', 'application/csv'], (_request, payload, done) => done(null, payload));
+    registerLookupRoutes(scope, {
+      database,
+      metering: deps.metering ?? createDatabaseMetering(database),
+      templates: createTemplateStore(database),
+      authenticators: [sessionAuthenticator],
+      model: DEFAULT_MODEL,
+    });
+  });
   registerSocket(app, { hub, database, publicUrl: config.publicUrl, version });
   await registerConsole(app, {
     staticDir: config.staticDir,

@@ -16,7 +16,7 @@ import { buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
 import { type Database, openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
-import { organizations } from '../db/schema';
+import { organizations, users } from '../db/schema';
 import { currentAgreement, recordAcceptance } from '../features/terms/repo';
 import type { Limiter } from '../features/throttle/limiter';
 import { createUser } from '../features/users/service';
@@ -133,10 +133,13 @@ export async function makeUser(
   database: Database,
   role: Role = 'user',
   organizationId: number | null = null,
-  options: { acceptTerms?: boolean } = {},
+  options: { acceptTerms?: boolean; allowedRecordTypes?: string[] } = {},
 ): Promise<Member> {
   const email = await newAddress(database, role, organizationId);
   const row = await createUser(database, { email, role, password: PASSWORD, organizationId });
+  if (options.allowedRecordTypes) {
+    await database.db.update(users).set({ allowedRecordTypes: options.allowedRecordTypes }).where(eq(users.id, row.id));
+  }
   // Most tests want a user past the agreement gate (spec §4); the terms tests ask for one before it.
   if (options.acceptTerms !== false) {
     const agreement = await currentAgreement(database.db);

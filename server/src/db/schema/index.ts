@@ -8,4 +8,6 @@ export * from './organizations';
 export * from './page-views';
 export * from './people';
 export * from './sessions';
+export * from './templates';
+export * from './usage';
 export * from './users';

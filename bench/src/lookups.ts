@@ -1,0 +1,409 @@
+/**
+ * npm run -w bench lookups -- [--engine pglite|postgres] [--identities N] [--seed S] [--url URL]
+ *                              [--seconds S] [--connections C] [--stream-rows R]
+ *
+ * The lookup engine on a generated graph, all in one run on this machine: import rate (beside `pgbench -i` on
+ * PostgreSQL), match quality of the endpoints on the labelled query set, throughput and p50/p99 of GET byEmail,
+ * GET byPii and POST of 100 e-mails, and a streamed PUT of many CSV rows with the server's memory sampled.
+ * The server is a child process started as `npm start` starts it; load comes from this process, over loopback.
+ * Defaults: PGlite with 100,000 people; PostgreSQL (postgres://postgres@127.0.0.1:5432/tessera_bench) with 1,000,000.
+ * The graph and a loaded database are kept between runs (same size and seed), so a rerun skips the import.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '@tessera/server/config';
+import { openDatabase } from '@tessera/server/db/client';
+import { generateGraph } from '@tessera/server/features/people/generate/graph';
+import { freePort, runChild, runCli } from '@tessera/server/test/process';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const { values } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'pglite' },
+    identities: { type: 'string' },
+    seed: { type: 'string', default: '1' },
+    url: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/tessera_bench' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '16' },
+    'stream-rows': { type: 'string', default: '1000000' },
+  },
+});
+const postgres = values.engine === 'postgres';
+const identities = Number(values.identities ?? (postgres ? 1_000_000 : 100_000));
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const streamRows = Number(values['stream-rows']);
+const log = (line: string) => console.error(`[bench] ${line}`);
+
+// 1. The graph.
+const graph = path.join(tmpdir(), `tessera-bench-graph-${identities}-${values.seed}`);
+if (!existsSync(path.join(graph, 'manifest.json'))) {
+  log(`generating ${identities} people into ${graph}`);
+  await generateGraph({ identities, seed: values.seed!, out: graph });
+}
+
+// 2. The database, loaded once.
+const dataDir = path.join(tmpdir(), `tessera-bench-pglite-${identities}-${values.seed}`);
+const storage: Record<string, string> = postgres
+  ? { DATABASE_URL: values.url!, DATA_DIR: dataDir }
+  : { DATA_DIR: dataDir };
+
+async function ensurePostgresDatabase(url: string, fresh: boolean): Promise<void> {
+  const target = new URL(url);
+  const name = target.pathname.slice(1);
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).href });
+  await admin.connect();
+  try {
+    if (fresh) await admin.query(`drop database if exists "${name}"`);
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function loadedPeople(): Promise<number> {
+  try {
+    if (postgres) await ensurePostgresDatabase(values.url!, false);
+    else if (!existsSync(dataDir)) return 0;
+    const database = await openDatabase(postgres ? { url: values.url! } : { dataDir });
+    try {
+      const [row] = await database.query<{ n: number }>('select count(*)::int as n from people');
+      return row?.n ?? 0;
+    } finally {
+      await database.close();
+    }
+  } catch {
+    return 0;
+  }
+}
+
+let importRate: { identities: number; seconds: number; perSecond: number } | null = null;
+if ((await loadedPeople()) !== identities) {
+  if (postgres) await ensurePostgresDatabase(values.url!, true);
+  else rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  log('migrating');
+  await runCli(['migrate'], storage);
+  log(`importing ${identities} people`);
+  const started = performance.now();
+  const result = await runCli(['import', path.join(graph, 'people.jsonl')], storage);
+  if (result.code !== 0) throw new Error(`import failed:\n${result.output}`);
+  const took = (performance.now() - started) / 1000;
+  importRate = { identities, seconds: Number(took.toFixed(1)), perSecond: Math.round(identities / took) };
+  log(`imported in ${took.toFixed(1)} s`);
+}
+
+let pgbenchInit: { scale: number; rows: number; seconds: number } | null = null;
+if (postgres && importRate) {
+  const url = new URL(values.url!);
+  await ensurePostgresDatabase(Object.assign(new URL(url), { pathname: '/tessera_pgbench' }).href, true);
+  const started = performance.now();
+  execFileSync(
+    'pgbench',
+    [
+      '-i',
+      '-q',
+      '-s',
+      '10',
+      '-h',
+      url.hostname,
+      '-p',
+      url.port || '5432',
+      '-U',
+      url.username || 'postgres',
+      'tessera_pgbench',
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
+  pgbenchInit = { scale: 10, rows: 1_000_000, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
+}
+
+// 3. A user of the product, and the server.
+const email = `bench-${Date.now()}@tessera.test`;
+const password = 'Bench-pass-1!';
+const created = await runCli(['user', 'create', '--email', email, '--role', 'user'], {
+  ...storage,
+  TESSERA_PASSWORD: password,
+});
+if (created.code !== 0) throw new Error(`user create failed:\n${created.output}`);
+const port = await freePort();
+const server = runChild(['server/src/main.ts'], {
+  ...storage,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  SEED_IDENTITIES: '0',
+});
+// However the run ends, the server ends with it (a PGlite server killed mid-write can leave its folder unusable).
+process.on('exit', () => server.proc.kill('SIGTERM'));
+await server.waitFor('Tessera console:', 120_000);
+const base = `http://127.0.0.1:${port}`;
+
+/** Resident memory of the server: the tsx wrapper's node child and everything under it. */
+function serverRssMb(): number {
+  const pids: number[] = [];
+  const walk = (pid: number) => {
+    pids.push(pid);
+    for (const task of safeList(`/proc/${pid}/task`)) {
+      const children = safeRead(`/proc/${pid}/task/${task}/children`).trim();
+      for (const child of children ? children.split(/\s+/).map(Number) : []) walk(child);
+    }
+  };
+  walk(server.proc.pid!);
+  let kb = 0;
+  for (const pid of pids) kb += Number(/VmRSS:\s+(\d+)/.exec(safeRead(`/proc/${pid}/status`))?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+function safeList(dir: string): string[] {
+  try {
+    return execFileSync('ls', [dir], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+const consoleHeaders = {
+  'x-requested-with': 'XMLHttpRequest',
+  'content-type': 'application/json',
+  accept: 'application/json',
+};
+const cookieOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+let cookie = cookieOf(
+  await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: consoleHeaders,
+    body: JSON.stringify({ email, password }),
+  }),
+);
+const terms = (await (await fetch(`${base}/v2/terms`, { headers: { ...consoleHeaders, cookie } })).json()) as {
+  ndaId: number;
+};
+const accepted = await fetch(`${base}/v2/terms/accept`, {
+  method: 'POST',
+  headers: { ...consoleHeaders, cookie },
+  body: JSON.stringify({ ndaId: terms.ndaId }),
+});
+cookie = cookieOf(accepted) || cookie;
+
+// 4. The labelled queries.
+interface Query {
+  kind: string;
+  input: Record<string, string>;
+  identityId: number | null;
+}
+const queries: Query[] = readFileSync(path.join(graph, 'queries.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
+const emails = queries.filter((q) => q.kind === 'email' && q.identityId !== null).map((q) => q.input.email!);
+const pii = queries.filter((q) => q.kind === 'pii');
+
+async function postJson(
+  pathName: string,
+  body: unknown,
+): Promise<{ results: { identities: { id: number; score: number }[] }[] }> {
+  const res = await fetch(`${base}${pathName}`, {
+    method: 'POST',
+    headers: { ...consoleHeaders, cookie },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${pathName}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { results: { identities: { id: number; score: number }[] }[] };
+}
+
+// 5. Match quality through the endpoints (top result against the label).
+async function quality(kind: string, endpoint: string, selected: Query[]) {
+  const tally = { queries: selected.length, truePositive: 0, wrong: 0, missed: 0, falseAlarm: 0, trueNegative: 0 };
+  for (let i = 0; i < selected.length; i += 1000) {
+    const batch = selected.slice(i, i + 1000);
+    const { results } = await postJson(`/v2/identities/${endpoint}`, {
+      inputs: batch.map((q) => q.input),
+      template: 3,
+    });
+    batch.forEach((q, j) => {
+      const top = results[j]!.identities[0]?.id ?? null;
+      if (q.identityId === null) tally[top === null ? 'trueNegative' : 'falseAlarm']++;
+      else if (top === q.identityId) tally.truePositive++;
+      else tally[top === null ? 'missed' : 'wrong']++;
+    });
+  }
+  const answered = tally.truePositive + tally.wrong + tally.falseAlarm;
+  const positives = tally.truePositive + tally.wrong + tally.missed;
+  return {
+    kind,
+    ...tally,
+    precision: answered ? Number((tally.truePositive / answered).toFixed(4)) : null,
+    recall: positives ? Number((tally.truePositive / positives).toFixed(4)) : null,
+  };
+}
+log('measuring match quality');
+const exactKinds = [...new Set(queries.filter((q) => q.kind !== 'pii').map((q) => q.kind))];
+const qualityRows = [await quality('pii', 'byPii', pii)];
+for (const kind of exactKinds)
+  qualityRows.push(
+    await quality(
+      kind,
+      'byAny',
+      queries.filter((q) => q.kind === kind),
+    ),
+  );
+
+// 6. Load.
+interface LoadRow {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  serverRssMb: number;
+}
+let peakRss = serverRssMb();
+const restRss = peakRss;
+async function run(
+  name: string,
+  request: () => { method: 'GET' | 'POST'; path: string; body?: string },
+): Promise<LoadRow> {
+  log(name);
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, serverRssMb());
+  }, 250);
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    headers: { ...consoleHeaders, cookie },
+    requests: [{ setupRequest: (req) => ({ ...req, ...request() }) }],
+  });
+  clearInterval(sampler);
+  return {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    serverRssMb: serverRssMb(),
+  };
+}
+let n = 0;
+const nextEmail = () => emails[n++ % emails.length]!;
+const piiInputs = pii.filter((q) => q.identityId !== null).map((q) => q.input);
+const loadRows = [
+  await run('GET byEmail', () => ({
+    method: 'GET',
+    path: `/v2/identities/byEmail?email=${encodeURIComponent(nextEmail())}`,
+  })),
+  await run('GET byPii', () => ({
+    method: 'GET',
+    path: `/v2/identities/byPii?${new URLSearchParams(piiInputs[n++ % piiInputs.length]!)}`,
+  })),
+  await run('POST byEmail, 100 e-mails', () => ({
+    method: 'POST',
+    path: '/v2/identities/byEmail',
+    body: JSON.stringify({ inputs: Array.from({ length: 100 }, nextEmail) }),
+  })),
+];
+
+// 7. A streamed PUT of many rows.
+log(`streaming ${streamRows} CSV rows`);
+const beforeStream = serverRssMb();
+let streamPeak = beforeStream;
+const sampler = setInterval(() => {
+  streamPeak = Math.max(streamPeak, serverRssMb());
+}, 200);
+async function* csvBody() {
+  yield 'email\n';
+  for (let i = 0; i < streamRows; i += 1000) {
+    let chunk = '';
+    for (let j = i; j < Math.min(streamRows, i + 1000); j++) chunk += `${emails[j % emails.length]}\n`;
+    yield chunk;
+  }
+}
+const streamStarted = performance.now();
+const put = await fetch(`${base}/v2/identities/byEmail?template=3`, {
+  method: 'PUT',
+  headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'text/csv', cookie },
+  body: Readable.toWeb(Readable.from(csvBody())) as ReadableStream,
+  duplex: 'half',
+} as RequestInit);
+let lines = 0;
+for await (const chunk of put.body as unknown as AsyncIterable<Uint8Array>) {
+  for (const byte of chunk) if (byte === 10) lines++;
+}
+const streamSeconds = (performance.now() - streamStarted) / 1000;
+clearInterval(sampler);
+const stream = {
+  rows: streamRows,
+  status: put.status,
+  linesBack: lines,
+  seconds: Number(streamSeconds.toFixed(1)),
+  rowsPerSecond: Math.round(streamRows / streamSeconds),
+  serverRssBeforeMb: beforeStream,
+  serverRssPeakMb: streamPeak,
+  growthMb: streamPeak - beforeStream,
+};
+
+server.proc.kill('SIGTERM');
+await server.exited;
+
+// 8. Report.
+const report = {
+  at: new Date().toISOString(),
+  engine: postgres ? 'PostgreSQL' : 'PGlite',
+  identities,
+  seed: values.seed,
+  seconds,
+  connections,
+  importRate,
+  pgbenchInit,
+  quality: qualityRows,
+  load: loadRows,
+  serverRssMb: { atRestAfterLoad: restRss, peakDuringLoad: peakRss },
+  stream,
+};
+const dir = path.join(REPO_ROOT, 'bench/results');
+mkdirSync(dir, { recursive: true });
+const stamp = report.at.replace(/[:.]/g, '-');
+writeFileSync(path.join(dir, `lookups-${values.engine}-${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+const md = [
+  `# Lookups ${report.at}: ${report.engine}, ${identities.toLocaleString('en-US')} people (seed ${values.seed})`,
+  '',
+  importRate
+    ? `Import: ${importRate.perSecond.toLocaleString('en-US')} identities/s (${importRate.seconds} s)${pgbenchInit ? `; pgbench -i -s 10 (1,000,000 rows): ${pgbenchInit.seconds} s` : ''}.`
+    : 'Import: already loaded (not measured this run).',
+  '',
+  '| quality | queries | precision | recall | wrong | false alarms |',
+  '|---|---|---|---|---|---|',
+  ...qualityRows.map(
+    (q) => `| ${q.kind} | ${q.queries} | ${q.precision} | ${q.recall} | ${q.wrong} | ${q.falseAlarm} |`,
+  ),
+  '',
+  `| load (${seconds} s, ${connections} connections) | req/s | p50 ms | p99 ms | non-2xx+errors |`,
+  '|---|---|---|---|---|',
+  ...loadRows.map((r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx + r.errors} |`),
+  '',
+  `Server memory: ${restRss} MB before load, ${peakRss} MB peak under load.`,
+  `CSV stream: ${stream.rows.toLocaleString('en-US')} rows in ${stream.seconds} s (${stream.rowsPerSecond.toLocaleString('en-US')} rows/s), status ${stream.status}, ${stream.linesBack.toLocaleString('en-US')} lines back; server memory ${stream.serverRssBeforeMb} MB before, ${stream.serverRssPeakMb} MB peak (+${stream.growthMb} MB).`,
+  '',
+].join('\n');
+writeFileSync(path.join(dir, `lookups-${values.engine}-${stamp}.md`), md);
+console.log(md);

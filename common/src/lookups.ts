@@ -1,0 +1,61 @@
+/**
+ * The ten lookup endpoints of the identity API (issue 4): which inputs each takes, the options every one of them
+ * accepts, and their limits. The server validates with these; the playground and the API reference read them.
+ */
+import type { LookupKey } from './lookup-inputs';
+
+/** Name, address and place inputs of a PII lookup. */
+export const PII_INPUTS = ['firstName', 'lastName', 'address', 'city', 'state', 'zip'] as const;
+export type PiiInputName = (typeof PII_INPUTS)[number];
+
+export type InputName = LookupKey | PiiInputName;
+
+export const LOOKUP_ENDPOINTS = {
+  byAny: ['email', 'md5', 'sha256', 'phone', 'ip', 'device', 'vin', 'id', ...PII_INPUTS],
+  byDevice: ['device'],
+  byEmail: ['email'],
+  byId: ['id'],
+  byIp: ['ip'],
+  byMd5: ['md5'],
+  byPhone: ['phone'],
+  byPii: [...PII_INPUTS],
+  bySha256: ['sha256'],
+  byVehicle: ['vin'],
+} as const satisfies Record<string, readonly InputName[]>;
+export type LookupEndpoint = keyof typeof LOOKUP_ENDPOINTS;
+export const LOOKUP_ENDPOINT_NAMES = Object.keys(LOOKUP_ENDPOINTS) as LookupEndpoint[];
+
+/** The one key of a single-key endpoint, which a POST input may give as a plain string. */
+export function plainKeyOf(endpoint: LookupEndpoint): LookupKey | null {
+  const inputs = LOOKUP_ENDPOINTS[endpoint] as readonly InputName[];
+  return inputs.length === 1 ? (inputs[0] as LookupKey) : null;
+}
+
+export const LOOKUP_LIMITS = {
+  /** Inputs in one POST. */
+  maxInputs: 1000,
+  /** Identities returned per input, by default and at most. */
+  defaultLimit: 10,
+  maxLimit: 100,
+  /** Characters of a name, address or city input. */
+  maxPiiLength: 100,
+  /** PII candidates scored per input (the best by match weight are returned). */
+  piiCandidates: 200,
+  /** A PII candidate is a match at this score unless minScore says otherwise: the model finds it more likely than not. */
+  piiMinScore: 50,
+} as const;
+
+export const PII_MESSAGES = {
+  names: 'A PII lookup needs firstName and lastName.',
+  place: 'A PII lookup needs a zip, a state, or a city and state to search in.',
+  zip: 'Please provide a 5-digit zip code (or zip+4 as 12345-6789).',
+  state: 'Please provide a two-letter state abbreviation.',
+  tooLong: `Please use at most ${LOOKUP_LIMITS.maxPiiLength} characters.`,
+  noInputs: (endpoint: string, inputs: readonly string[]) =>
+    `${endpoint} needs at least one of its inputs: ${inputs.join(', ')}.`,
+  unknownInput: (name: string, endpoint: string) => `${name} is not an input of ${endpoint}.`,
+} as const;
+
+/** Output formats: JSON by default, CSV by `format=csv` or an Accept header preferring text/csv. */
+export const LOOKUP_FORMATS = ['json', 'csv'] as const;
+export type LookupFormat = (typeof LOOKUP_FORMATS)[number];

@@ -1,0 +1,171 @@
+/**
+ * PUT lookups: a CSV body (a header row naming input columns, then one input per row) streamed back as CSV with
+ * the identity columns appended, any number of rows in constant memory. Rows are read, looked up and written a
+ * batch at a time, and the next batch is read only when the client has taken the last. Problems with the header
+ * or the first batch answer with a status as usual; a bad row later gets its reason in the `error` column, since
+ * the reply has begun. Usage is recorded when the last row is written; if that fails the reply is cut short, so
+ * the client cannot mistake it for complete.
+ */
+import { Readable } from 'node:stream';
+import { type InputName, LOOKUP_ENDPOINTS, type LookupEndpoint } from '@tessera/common/lookups';
+import { emptyMetrics } from '@tessera/common/usage';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BadRequest, Unprocessable } from '../../http/errors';
+import { TemplateError } from '../templates/evaluate';
+import { CsvLineTooLong, type CsvRecord, csvRecords } from './csv-input';
+import { csvLine, flatten, sampleColumns, unionColumns } from './csv-output';
+import { type LookupInput, parseInput } from './inputs';
+import { countInput } from './metrics';
+import { parseOptions } from './options';
+import { identify, type LookupDeps, lookupAndShape, meter, type Prepared, prepare } from './service';
+
+/** Rows looked up together: one search per key type for all of them. */
+export const STREAM_BATCH = 500;
+export const ERROR_COLUMN = 'error';
+
+export const STREAM_MESSAGES = {
+  body: 'Please PUT a CSV body (Content-Type: text/csv) with a header row naming its input columns.',
+  header: 'The CSV needs a header row naming its input columns.',
+  column: (name: string, endpoint: string) =>
+    `Column ${name || '(empty)'} is not an input of ${endpoint}; its inputs are ${LOOKUP_ENDPOINTS[endpoint as LookupEndpoint].join(', ')}.`,
+  repeated: (name: string) => `Column ${name} appears more than once.`,
+  width: (got: number, want: number) => `The row has ${got} fields; the header has ${want}.`,
+} as const;
+
+interface Row {
+  record: CsvRecord;
+  input?: LookupInput;
+  error?: string;
+}
+
+function headerOf(record: CsvRecord | undefined, endpoint: LookupEndpoint): string[] {
+  if (!record || record.error !== undefined)
+    throw new BadRequest(STREAM_MESSAGES.header, [{ path: 'body', message: STREAM_MESSAGES.header }]);
+  const names = record.fields.map((f) => f.trim());
+  const allowed = LOOKUP_ENDPOINTS[endpoint] as readonly InputName[];
+  const seen = new Set<string>();
+  for (const name of names) {
+    const message = !(allowed as readonly string[]).includes(name)
+      ? STREAM_MESSAGES.column(name, endpoint)
+      : seen.has(name)
+        ? STREAM_MESSAGES.repeated(name)
+        : null;
+    if (message) throw new BadRequest(message, [{ path: `body.header.${name}`, message }]);
+    seen.add(name);
+  }
+  return names;
+}
+
+function toRow(record: CsvRecord, header: string[], endpoint: LookupEndpoint): Row {
+  if (record.error !== undefined) return { record, error: record.error };
+  if (record.fields.length !== header.length) {
+    return { record, error: STREAM_MESSAGES.width(record.fields.length, header.length) };
+  }
+  const named = Object.fromEntries(header.map((name, i) => [name, record.fields[i]]));
+  const parsed = parseInput(endpoint, named, '');
+  if (parsed.errors) return { record, error: parsed.errors.map((e) => `${e.path}: ${e.message}`).join(' ') };
+  return { record, input: parsed.input };
+}
+
+async function readBatch(
+  records: AsyncIterator<CsvRecord>,
+  header: string[],
+  endpoint: LookupEndpoint,
+): Promise<Row[]> {
+  const rows: Row[] = [];
+  while (rows.length < STREAM_BATCH) {
+    const next = await records.next();
+    if (next.done) break;
+    rows.push(toRow(next.value, header, endpoint));
+  }
+  return rows;
+}
+
+/** The batch's rows with their identities flattened, or every row failed with the template's error. */
+async function lookUp(
+  deps: LookupDeps,
+  prepared: Prepared,
+  rows: Row[],
+  metrics: ReturnType<typeof emptyMetrics>,
+): Promise<{ row: Row; identities: Map<string, string>[] }[]> {
+  const valid = rows.filter((r) => r.input);
+  const { matches, shaped } = await lookupAndShape(
+    deps,
+    prepared,
+    valid.map((r) => r.input!),
+  );
+  const byRow = new Map(valid.map((r, i) => [r, i]));
+  for (const m of matches) countInput(metrics, m);
+  return rows.map((row) => {
+    const i = byRow.get(row);
+    return { row, identities: i === undefined ? [] : shaped[i]!.map((identity) => flatten(identity)) };
+  });
+}
+
+export async function streamCsvLookup(
+  deps: LookupDeps,
+  endpoint: LookupEndpoint,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const caller = await identify(deps, request);
+  const options = parseOptions(request.query as Record<string, unknown>, 'querystring');
+  const prepared = await prepare(deps, caller, options);
+  const body = request.body as AsyncIterable<Buffer> | undefined;
+  if (!body || typeof (body as Partial<AsyncIterable<Buffer>>)[Symbol.asyncIterator] !== 'function') {
+    throw new BadRequest(STREAM_MESSAGES.body, [{ path: 'body', message: STREAM_MESSAGES.body }]);
+  }
+  const records = csvRecords(body)[Symbol.asyncIterator]();
+  const metrics = emptyMetrics();
+  let header: string[];
+  let first: Awaited<ReturnType<typeof lookUp>>;
+  try {
+    header = headerOf((await records.next()).value as CsvRecord | undefined, endpoint);
+    first = await lookUp(deps, prepared, await readBatch(records, header, endpoint), metrics);
+  } catch (error) {
+    if (error instanceof CsvLineTooLong)
+      throw new BadRequest(error.message, [{ path: 'body', message: error.message }]);
+    throw error;
+  }
+  const columns = unionColumns(
+    ['score', 'matchedOn', ...(await sampleColumns(prepared.template.compiled))],
+    first.flatMap((r) => r.identities),
+  );
+
+  const lines = (batch: { row: Row; identities: Map<string, string>[] }[], error?: string) => {
+    let out = '';
+    for (const { row, identities } of batch) {
+      const { record } = row;
+      const inputCells = header.map((_, i) => (record.error === undefined ? (record.fields[i] ?? '') : ''));
+      const problem = error && row.input ? error : (row.error ?? '');
+      if (identities.length === 0) out += csvLine([...inputCells, ...columns.map(() => ''), problem]);
+      for (const identity of identities)
+        out += csvLine([...inputCells, ...columns.map((c) => identity.get(c) ?? ''), problem]);
+    }
+    return out;
+  };
+
+  async function* produce(): AsyncGenerator<string> {
+    yield csvLine([...header, ...columns, ERROR_COLUMN]);
+    yield lines(first);
+    for (;;) {
+      const rows = await readBatch(records, header, endpoint);
+      if (rows.length === 0) break;
+      try {
+        yield lines(await lookUp(deps, prepared, rows, metrics));
+      } catch (error) {
+        if (!(error instanceof Unprocessable || error instanceof TemplateError)) throw error;
+        yield lines(
+          rows.map((row) => ({ row, identities: [] })),
+          error.message,
+        );
+      }
+    }
+    metrics.milliseconds = Math.round(reply.elapsedTime);
+    await meter(deps, request, { caller, endpoint, metrics });
+  }
+
+  reply.header('content-disposition', `attachment; filename="${endpoint}-${request.id}.csv"`);
+  reply.type('text/csv; charset=utf-8');
+  return reply.send(Readable.from(produce()));
+}

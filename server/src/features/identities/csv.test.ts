@@ -1,0 +1,156 @@
+/** CSV out of GET and POST, and PUT's streamed CSV in and out: columns, rows per identity, bad rows, bad headers. */
+import { LOOKUP_MESSAGES } from '@tessera/common/lookup-inputs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, CONSOLE_HEADERS, makeUser, signIn, type TestApp } from '../../test/harness';
+import { splitCsv } from '../people/import/csv-fields';
+import { STREAM_BATCH, STREAM_MESSAGES } from './csv-stream';
+import { load, person, uniqueEmail, uniqueIpv6 } from './test-people';
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await buildTestApp();
+  cookie = await signIn(t.app, (await makeUser(t.database, 'user')).email);
+});
+afterAll(() => t.app.close());
+
+const rowsOf = (text: string) =>
+  text
+    .split('\r\n')
+    .filter(Boolean)
+    .map((line) => splitCsv(line)!);
+const call = (
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  extra: { headers?: Record<string, string>; payload?: unknown } = {},
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { ...CONSOLE_HEADERS, cookie, ...extra.headers },
+    payload: extra.payload as string,
+  });
+
+describe('CSV', () => {
+  it('answers a GET as CSV by format or Accept, with the template columns as dotted paths', async () => {
+    const p = person();
+    await load(t.database, p);
+    const email = p.emails[0]!.address;
+    for (const res of [
+      await call('GET', `/v2/identities/byEmail?email=${email}&format=csv`),
+      await call('GET', `/v2/identities/byEmail?email=${email}`, { headers: { accept: 'text/csv' } }),
+    ]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="byEmail-.+\.csv"$/);
+      const [header, row] = rowsOf(res.body);
+      expect(header!.slice(0, 5)).toEqual(['input.email', 'score', 'matchedOn', 'id', 'firstName']);
+      expect(header).toEqual(expect.arrayContaining(['emails.address', 'finances.income', 'data.maritalStatus']));
+      const cell = (name: string) => row![header!.indexOf(name)];
+      expect(cell('input.email')).toBe(email);
+      expect(cell('score')).toBe('97');
+      expect(cell('id')).toBe(String(p.id));
+      expect(cell('emails.address')).toBe(email);
+      expect(cell('finances.income')).toBe(p.finances!.income);
+    }
+  });
+
+  it('answers a POST as CSV: a row per identity found, and one for each input that found nobody', async () => {
+    const ip = uniqueIpv6();
+    const seen = { firstSeen: '2025-01-01', lastSeen: '2026-11-01' };
+    const a = person({ ips: [{ ip, ...seen }] });
+    const b = person({ ips: [{ ip, ...seen }] });
+    await load(t.database, a, b);
+    const res = await call('POST', '/v2/identities/byIp', {
+      payload: { inputs: [ip, '192.0.2.99'], template: 3, format: 'csv' },
+    });
+    const [header, ...rows] = rowsOf(res.body);
+    expect(header).toEqual(['input.ip', 'score', 'matchedOn', 'id', 'emails']);
+    expect(rows.map((r) => r.slice(0, 2))).toEqual([
+      [ip, '35'],
+      [ip, '35'],
+      ['192.0.2.99', ''],
+    ]);
+    expect(
+      rows
+        .slice(0, 2)
+        .map((r) => Number(r[3]))
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
+    expect(rows[0]![4]).toBe((rows[0]![3] === String(a.id) ? a : b).emails[0]!.address);
+  });
+
+  it('streams a PUT of more rows than a batch back with the columns appended, bad rows marked', async () => {
+    const people = Array.from({ length: 30 }, () => person());
+    await load(t.database, ...people);
+    const lines = ['email,phone'];
+    const expected: string[] = [];
+    for (let i = 0; i < STREAM_BATCH + 120; i++) {
+      const p = people[i % people.length]!;
+      if (i === 3) {
+        lines.push('"not, an email",');
+        expected.push('');
+      } else if (i === STREAM_BATCH + 7) {
+        lines.push('one,two,three');
+        expected.push('');
+      } else if (i % 5 === 0) {
+        lines.push(`${uniqueEmail()},`);
+        expected.push('');
+      } else {
+        lines.push(`${p.emails[0]!.address.toUpperCase()},"${p.phones[0]!.number}"`);
+        expected.push(String(p.id));
+      }
+    }
+    const res = await call('PUT', '/v2/identities/byAny?template=3', {
+      headers: { 'content-type': 'text/csv' },
+      payload: `\ufeff${lines.join('\r\n')}\n`,
+    });
+    expect(res.statusCode).toBe(200);
+    const [header, ...rows] = rowsOf(res.body);
+    expect(header).toEqual(['email', 'phone', 'score', 'matchedOn', 'id', 'emails', 'error']);
+    expect(rows).toHaveLength(expected.length);
+    expect(rows.map((r) => r[4])).toEqual(expected);
+    expect(rows[1]![2]).toBe('100'); // e-mail and phone together
+    expect(rows[1]![3]).toBe('email;phone');
+    expect(rows[3]).toEqual(['not, an email', '', '', '', '', '', `email: ${LOOKUP_MESSAGES.email}`]);
+    expect(rows[STREAM_BATCH + 7]!.at(-1)).toBe(STREAM_MESSAGES.width(3, 2));
+  });
+
+  it('refuses a PUT without a CSV body or with a header naming no input of the endpoint', async () => {
+    const empty = await call('PUT', '/v2/identities/byEmail', { headers: { 'content-type': 'text/csv' }, payload: '' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error).toBe(STREAM_MESSAGES.header);
+    const json = await call('PUT', '/v2/identities/byEmail', { payload: { inputs: [] } });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().error).toBe(STREAM_MESSAGES.body);
+    const foreign = await call('PUT', '/v2/identities/byEmail', {
+      headers: { 'content-type': 'text/csv' },
+      payload: 'phone\n+14155550123\n',
+    });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().error).toBe(STREAM_MESSAGES.column('phone', 'byEmail'));
+    const twice = await call('PUT', '/v2/identities/byEmail', {
+      headers: { 'content-type': 'text/csv' },
+      payload: 'email,email\n',
+    });
+    expect(twice.json().error).toBe(STREAM_MESSAGES.repeated('email'));
+  });
+
+  it('answers 422 before streaming when the template fails on the first rows', async () => {
+    const p = person();
+    await load(t.database, p);
+    const { createTemplate } = await import('../templates/repo');
+    const bad = await createTemplate(t.database, {
+      name: 'Bad',
+      organizationId: null,
+      createdBy: null,
+      expression: '{ "n": $number("x") }',
+      publish: true,
+    });
+    const res = await call('PUT', `/v2/identities/byId?template=${bad.id}`, {
+      headers: { 'content-type': 'text/csv' },
+      payload: `id\n${p.id}\n`,
+    });
+    expect(res.statusCode).toBe(422);
+  });
+});

@@ -1,0 +1,186 @@
+/** PII lookups (byPii, byAny): blocking finds the person through the usual slips; the model scores and ranks. */
+import { PII_MESSAGES } from '@tessera/common/lookups';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleClient } from '../../test/console-client';
+import { buildTestApp, makeUser, signIn, type TestApp } from '../../test/harness';
+import { load, person, suppress } from './test-people';
+
+let t: TestApp;
+let cookie: string;
+const api = consoleClient(() => t.app);
+beforeAll(async () => {
+  t = await buildTestApp();
+  cookie = await signIn(t.app, (await makeUser(t.database, 'user')).email);
+});
+afterAll(() => t.app.close());
+
+const byPii = (q: Record<string, string>) => api.get(`/v2/identities/byPii?${new URLSearchParams(q)}`, cookie);
+const ids = (res: { json(): { identities: { id: number }[] } }) => res.json().identities.map((i) => i.id);
+// Zip codes no other test file uses, so candidates are only this file's people.
+const zip = () => String(10000 + Math.floor(Math.random() * 80000));
+
+describe('PII lookups', () => {
+  it('finds a person through a nickname, a typo, an abbreviated street and a missing unit', async () => {
+    const z = zip();
+    const p = person({ firstName: 'Robert', lastName: 'Kowalczyk', address: '1234 North Oak Street Apt 4', zip: z });
+    const neighbour = person({ firstName: 'Robert', lastName: 'Kowalski', address: '1236 North Oak Street', zip: z });
+    await load(t.database, p, neighbour);
+    const res = await byPii({
+      firstName: 'bob',
+      lastName: 'Kowalcyzk',
+      address: '1234 N Oak St',
+      city: 'Springfield',
+      state: 'il',
+      zip: z,
+    });
+    expect(res.statusCode).toBe(200);
+    const [best] = res.json().identities;
+    expect(best.id).toBe(p.id);
+    expect(best.score).toBeGreaterThanOrEqual(50);
+    expect(best.matchedOn).toEqual(
+      expect.arrayContaining(['firstName', 'lastName', 'address', 'city', 'state', 'zip']),
+    );
+  });
+
+  it('finds a person by the address they lived at before, and by swapped names', async () => {
+    const z = zip();
+    const old = zip();
+    const p = person({
+      firstName: 'Margaret',
+      lastName: 'Oyelaran',
+      zip: z,
+      data: { previousAddress: '77 Elm Avenue', previousCity: 'Shelbyville', previousState: 'IL', previousZip: old },
+    });
+    await load(t.database, p);
+    const stale = await byPii({
+      firstName: 'Margaret',
+      lastName: 'Oyelaran',
+      address: '77 Elm Ave',
+      city: 'Shelbyville',
+      state: 'IL',
+      zip: old,
+    });
+    expect(ids(stale)).toEqual([p.id]);
+    const swapped = await byPii({
+      firstName: 'Oyelaran',
+      lastName: 'Margaret',
+      address: p.address,
+      state: 'IL',
+      zip: z,
+    });
+    expect(ids(swapped)[0]).toBe(p.id);
+  });
+
+  it('searches the state when the zip is missing', async () => {
+    const p = person({
+      firstName: 'Theodora',
+      lastName: `Quillfeather${Math.floor(Math.random() * 1e6)}`,
+      state: 'WY',
+      zip: zip(),
+    });
+    await load(t.database, p);
+    const res = await byPii({
+      firstName: 'Theodora',
+      lastName: p.lastName,
+      address: p.address,
+      city: p.city,
+      state: 'WY',
+    });
+    expect(ids(res)).toEqual([p.id]);
+  });
+
+  it('explains each field, filters by minScore and orders by score', async () => {
+    const z = zip();
+    const p = person({ firstName: 'Eleanor', lastName: 'Vasquez', zip: z });
+    // Same last name and zip, another first name, street and city: the model thinks it unlikely.
+    const weak = person({
+      firstName: 'Elena',
+      lastName: 'Vasquez',
+      address: '5 Other Road',
+      city: 'Elsewhere',
+      zip: z,
+    });
+    await load(t.database, p, weak);
+    const q = { firstName: 'Eleanor', lastName: 'Vasquez', address: p.address, city: p.city, state: 'IL', zip: z };
+    const res = await byPii({ ...q, explain: 'true', minScore: '0' });
+    const identities = res.json().identities;
+    expect(identities.map((i: { id: number }) => i.id)).toEqual([p.id, weak.id]);
+    expect(identities[0].score).toBeGreaterThanOrEqual(identities[1].score);
+    expect(identities[0].explain.pii).toMatchObject({ home: 'current', swapped: false });
+    expect(identities[0].explain.pii.fields.street).toMatchObject({ level: 'exact' });
+    expect(identities[0].explain.pii.fields.street.weight).toBeGreaterThan(0);
+    expect(identities[1].explain.pii.fields.street).toMatchObject({ level: 'different' });
+    expect(identities[1].score).toBeLessThan(50);
+    expect(ids(await byPii(q))).toEqual([p.id]);
+    expect(ids(await byPii({ ...q, minScore: String(identities[1].score) }))).toEqual([p.id, weak.id]);
+  });
+
+  it('does not answer a namesake in another place', async () => {
+    const z = zip();
+    const p = person({ firstName: 'Ingrid', lastName: 'Halvorsen', zip: zip() });
+    await load(t.database, p);
+    const res = await byPii({
+      firstName: 'Ingrid',
+      lastName: 'Halvorsen',
+      address: '900 Unrelated Blvd',
+      city: 'Otherton',
+      state: 'IL',
+      zip: z,
+    });
+    expect(ids(res)).toEqual([]);
+  });
+
+  it('never finds a suppressed person, exactly as if unknown', async () => {
+    const z = zip();
+    const p = person({ firstName: 'Cornelius', lastName: 'Abernathy', zip: z });
+    await load(t.database, p);
+    const q = { firstName: 'Cornelius', lastName: 'Abernathy', address: p.address, state: 'IL', zip: z };
+    expect(ids(await byPii(q))).toEqual([p.id]);
+    await suppress(t.database, 'identity', String(p.id));
+    const res = await byPii(q);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().identities).toEqual([]);
+  });
+
+  it('combines an exact key with PII in byAny', async () => {
+    const z = zip();
+    const p = person({ firstName: 'Lucinda', lastName: 'Marchetti', zip: z });
+    await load(t.database, p);
+    const q = new URLSearchParams({
+      email: p.emails[0]!.address,
+      firstName: 'Lucinda',
+      lastName: 'Marchetti',
+      address: p.address,
+      state: 'IL',
+      zip: z,
+    });
+    const [identity] = (await api.get(`/v2/identities/byAny?${q}&explain=true`, cookie)).json().identities;
+    expect(identity.id).toBe(p.id);
+    expect(identity.score).toBe(100);
+    expect(identity.matchedOn).toEqual(expect.arrayContaining(['email', 'firstName', 'lastName', 'address', 'zip']));
+    expect(identity.explain.keys).toHaveLength(1);
+    expect(identity.explain.pii.weight).toBeGreaterThan(0);
+  });
+
+  it('needs names and a place, valid states and zips', async () => {
+    const cases: [Record<string, string>, string, string][] = [
+      [{ lastName: 'Smith', zip: '12345' }, 'querystring.firstName', PII_MESSAGES.names],
+      [{ firstName: 'Ann', lastName: 'Smith', city: 'Springfield' }, 'querystring.zip', PII_MESSAGES.place],
+      [{ firstName: 'Ann', lastName: 'Smith', state: 'XX' }, 'querystring.state', PII_MESSAGES.state],
+      [{ firstName: 'Ann', lastName: 'Smith', zip: '1234' }, 'querystring.zip', PII_MESSAGES.zip],
+      [{ firstName: 'A'.repeat(101), lastName: 'Smith', zip: '12345' }, 'querystring.firstName', PII_MESSAGES.tooLong],
+      [
+        {},
+        'querystring.firstName',
+        PII_MESSAGES.noInputs('byPii', ['firstName', 'lastName', 'address', 'city', 'state', 'zip']),
+      ],
+    ];
+    for (const [q, path, message] of cases) {
+      const res = await byPii(q);
+      expect(res.statusCode, JSON.stringify(q)).toBe(400);
+      expect(res.json().fields, JSON.stringify(q)).toContainEqual({ path, message });
+    }
+    const zipPlus4 = await byPii({ firstName: 'Ann', lastName: 'Smith', zip: '12345-6789' });
+    expect(zipPlus4.statusCode).toBe(200);
+  });
+});

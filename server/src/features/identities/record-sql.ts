@@ -1,0 +1,115 @@
+/**
+ * The SQL that builds a lookup's identity record (docs/identity-record.md, as templates see it) for a `people` row
+ * aliased `p`, as one JSON value: the person with every linked record the caller may see. Record types the caller
+ * is not allowed are not read at all and come back empty. Suppressed e-mails (by address or hash) and phones are
+ * left out, as if they were not in the graph.
+ */
+import { RECORD_TYPES, type RecordType } from '@tessera/common/record-types';
+
+const seen = (a: string) => `'firstSeen', ${a}.first_seen, 'lastSeen', ${a}.last_seen`;
+
+/** True when the suppression list holds any of the (kind, value) pairs, given as SQL row constructors. */
+export const suppressedSql = (...pairs: string[]) =>
+  `exists (select 1 from suppressions s where (s.kind, s.value) in (${pairs.join(', ')}))`;
+
+const list = (table: string, alias: string, fields: string, order: string, extra = '') =>
+  `coalesce((select json_agg(json_build_object(${fields}) order by ${order}) from ${table} ${alias}
+     where ${alias}.identity_id = p.id${extra}), '[]'::json)`;
+
+const LINKED: Record<RecordType, string> = {
+  emails: list(
+    'person_emails',
+    'e',
+    `'address', e.address, 'md5', e.md5, 'sha256', e.sha256, ${seen('e')}`,
+    'e.last_seen desc nulls last, e.address',
+    ` and not ${suppressedSql("('email', e.address)", "('md5', e.md5)", "('sha256', e.sha256)")}`,
+  ),
+  phones: list(
+    'person_phones',
+    'f',
+    `'number', f.number, 'type', f.type, 'carrier', f.carrier, 'doNotCall', f.do_not_call, ${seen('f')}`,
+    'f.last_seen desc nulls last, f.number',
+    ` and not ${suppressedSql("('phone', f.number)")}`,
+  ),
+  ips: list('person_ips', 'i', `'ip', host(i.ip), ${seen('i')}`, 'i.last_seen desc nulls last, i.ip'),
+  devices: list(
+    'person_devices',
+    'd',
+    `'deviceId', d.device_id, 'type', d.type, ${seen('d')}`,
+    'd.last_seen desc nulls last, d.device_id',
+  ),
+  vehicles: list(
+    'person_vehicles',
+    'v',
+    `'vin', v.vin, 'year', v.year, 'make', v.make, 'model', v.model, ${seen('v')}`,
+    'v.last_seen desc nulls last, v.vin',
+  ),
+  properties: list(
+    'person_properties',
+    'r',
+    `'type', r.type, 'value', r.value, 'ownerOccupied', r.owner_occupied, ${seen('r')}`,
+    'r.seq',
+  ),
+  finances: `(select json_build_object('income', x.income, 'netWorth', x.net_worth, 'credit', x.credit)
+     from person_finances x where x.identity_id = p.id)`,
+  companies: list(
+    'person_companies',
+    'c',
+    `'name', c.name, 'domain', c.domain, 'title', c.title, ${seen('c')}`,
+    'c.seq',
+  ),
+  behaviors: list(
+    'person_behaviors',
+    'b',
+    `'category', b.category, 'name', b.name, ${seen('b')}`,
+    'b.category, b.name',
+  ),
+  // The previous address lives in person_addresses (it is matched like the current one); the record shows it in
+  // `data` as the import took it.
+  data: `(coalesce((select jsonb_object_agg(k.key, k.value) from person_data k where k.identity_id = p.id), '{}'::jsonb)
+     || coalesce((select jsonb_build_object('previousAddress', a.address, 'previousCity', a.city,
+          'previousState', a.state, 'previousZip', a.zip)
+        from person_addresses a where a.identity_id = p.id and a.seq = 1), '{}'::jsonb))::json`,
+};
+
+const EMPTY: Record<RecordType, string> = {
+  emails: `'[]'::json`,
+  phones: `'[]'::json`,
+  ips: `'[]'::json`,
+  devices: `'[]'::json`,
+  vehicles: `'[]'::json`,
+  properties: `'[]'::json`,
+  finances: 'null::json',
+  companies: `'[]'::json`,
+  behaviors: `'[]'::json`,
+  data: `'{}'::json`,
+};
+
+/** The documented order of the record's linked parts. */
+const ORDER: readonly RecordType[] = [
+  'emails',
+  'phones',
+  'ips',
+  'devices',
+  'vehicles',
+  'properties',
+  'finances',
+  'companies',
+  'behaviors',
+  'data',
+];
+
+/** Every record type, or only those in `allowed` when it is not empty (spec §3: an empty list means all). */
+export function visibleTypes(allowed: readonly string[]): Set<RecordType> {
+  return new Set(allowed.length === 0 ? RECORD_TYPES : RECORD_TYPES.filter((t) => allowed.includes(t)));
+}
+
+/** The record of `p` as one json expression. Built from fixed text only: nothing of the caller's reaches it. */
+export function recordJsonSql(types: Set<RecordType>): string {
+  const linked = ORDER.map((t) => `'${t}', ${types.has(t) ? LINKED[t] : EMPTY[t]}`).join(',\n  ');
+  return `json_build_object(
+  'id', p.id, 'firstName', p.first_name, 'middleName', p.middle_name, 'lastName', p.last_name,
+  'suffix', p.suffix, 'gender', p.gender, 'birthYear', p.birth_year, 'address', p.address, 'city', p.city,
+  'state', p.state, 'zip', p.zip, 'zip4', p.zip4, ${seen('p')},
+  ${linked})`;
+}

@@ -1,0 +1,123 @@
+/**
+ * The lookup API (issue 4): GET, POST and PUT on /v2/identities/{byAny, byDevice, byEmail, byId, byIp, byMd5,
+ * byPhone, byPii, bySha256, byVehicle}. GET looks up one input given in the query string, POST up to 1,000 given
+ * as `inputs`, PUT any number given as CSV rows (streamed back with the template's columns appended).
+ */
+import { LOOKUP_ENDPOINT_NAMES, LOOKUP_ENDPOINTS, LOOKUP_LIMITS, type LookupEndpoint } from '@tessera/common/lookups';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { csvLine, flatten, sampleColumns, unionColumns } from './csv-output';
+import { streamCsvLookup } from './csv-stream';
+import { type LookupInput, parseInput, parseInputs } from './inputs';
+import { countResults } from './metrics';
+import { invalid, OPTION_NAMES, parseOptions, wantsCsv } from './options';
+import { identify, type LookupDeps, lookupAndShape, meter, type Prepared, prepare } from './service';
+
+export const LOOKUP_PREFIXES = ['/v2/identities'] as const;
+
+export const POST_MESSAGES = {
+  body: 'Please send a JSON object with inputs: a list of 1 to 1,000 inputs.',
+  tooMany: `Please send at most ${LOOKUP_LIMITS.maxInputs.toLocaleString('en-US')} inputs in one call; PUT a CSV for more.`,
+  repeated: (name: string) => `Please give ${name} once; POST several inputs to look up more than one.`,
+} as const;
+
+async function sendCsv(
+  reply: FastifyReply,
+  prepared: Prepared,
+  endpoint: LookupEndpoint,
+  rows: { input: LookupInput; identities: Record<string, unknown>[] }[],
+): Promise<string> {
+  const inputColumns = unionColumns(
+    [],
+    rows.map(
+      (r) =>
+        new Map(
+          Object.keys(typeof r.input.raw === 'string' ? { [LOOKUP_ENDPOINTS[endpoint][0]]: '' } : r.input.raw).map(
+            (k) => [k, ''],
+          ),
+        ),
+    ),
+  );
+  const flat = rows.map((r) => r.identities.map((identity) => flatten(identity)));
+  const columns = unionColumns(
+    ['score', 'matchedOn', ...(await sampleColumns(prepared.template.compiled))],
+    flat.flat(),
+  );
+  reply.header('content-disposition', `attachment; filename="${endpoint}-${reply.request.id}.csv"`);
+  reply.type('text/csv; charset=utf-8');
+  // Input columns are prefixed so they never collide with the template's (Compact Contacts has an `email` too).
+  let out = csvLine([...inputColumns.map((c) => `input.${c}`), ...columns]);
+  rows.forEach((r, i) => {
+    const raw = typeof r.input.raw === 'string' ? { [LOOKUP_ENDPOINTS[endpoint][0]]: r.input.raw } : r.input.raw;
+    const inputCells = inputColumns.map((c) => raw[c] ?? '');
+    const identities = flat[i]!;
+    if (identities.length === 0) out += csvLine([...inputCells, ...columns.map(() => '')]);
+    for (const identity of identities) out += csvLine([...inputCells, ...columns.map((c) => identity.get(c) ?? '')]);
+  });
+  return out;
+}
+
+export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): void {
+  for (const prefix of LOOKUP_PREFIXES) {
+    for (const endpoint of LOOKUP_ENDPOINT_NAMES) {
+      const url = `${prefix}/${endpoint}`;
+
+      app.get(url, async (request, reply) => {
+        const caller = await identify(deps, request);
+        const query = request.query as Record<string, unknown>;
+        const options = parseOptions(query, 'querystring');
+        const prepared = await prepare(deps, caller, options);
+        const named: Record<string, unknown> = {};
+        for (const [name, value] of Object.entries(query)) {
+          if ((OPTION_NAMES as readonly string[]).includes(name)) continue;
+          if (Array.isArray(value))
+            throw invalid([{ path: `querystring.${name}`, message: POST_MESSAGES.repeated(name) }]);
+          named[name] = value;
+        }
+        const parsed = parseInput(endpoint, named, 'querystring');
+        if (parsed.errors) throw invalid(parsed.errors);
+        const { matches, shaped } = await lookupAndShape(deps, prepared, [parsed.input]);
+        const metrics = countResults(matches);
+        metrics.milliseconds = Math.round(reply.elapsedTime);
+        await meter(deps, request, { caller: prepared.caller, endpoint, metrics });
+        if (wantsCsv(options.format, request.headers.accept)) {
+          return sendCsv(reply, prepared, endpoint, [{ input: parsed.input, identities: shaped[0]! }]);
+        }
+        return { requestId: request.id, identities: shaped[0]! };
+      });
+
+      app.post(url, async (request, reply) => {
+        const caller = await identify(deps, request);
+        const body = request.body as Record<string, unknown> | undefined;
+        if (!body || typeof body !== 'object' || Array.isArray(body) || !Array.isArray(body.inputs)) {
+          throw invalid([{ path: 'body.inputs', message: POST_MESSAGES.body }]);
+        }
+        const raws = body.inputs as unknown[];
+        if (raws.length === 0) throw invalid([{ path: 'body.inputs', message: POST_MESSAGES.body }]);
+        if (raws.length > LOOKUP_LIMITS.maxInputs)
+          throw invalid([{ path: 'body.inputs', message: POST_MESSAGES.tooMany }]);
+        const options = parseOptions(body, 'body');
+        const prepared = await prepare(deps, caller, options);
+        const { inputs, errors } = parseInputs(endpoint, raws, (i) => `body.inputs.${i}`);
+        if (errors.length > 0) throw invalid(errors);
+        const { matches, shaped } = await lookupAndShape(deps, prepared, inputs);
+        const metrics = countResults(matches);
+        metrics.milliseconds = Math.round(reply.elapsedTime);
+        await meter(deps, request, { caller: prepared.caller, endpoint, metrics });
+        if (wantsCsv(options.format, request.headers.accept)) {
+          return sendCsv(
+            reply,
+            prepared,
+            endpoint,
+            inputs.map((input, i) => ({ input, identities: shaped[i]! })),
+          );
+        }
+        return {
+          requestId: request.id,
+          results: inputs.map((input, i) => ({ input: input.raw, identities: shaped[i]! })),
+        };
+      });
+
+      app.put(url, async (request, reply) => streamCsvLookup(deps, endpoint, request, reply));
+    }
+  }
+}

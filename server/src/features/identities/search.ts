@@ -1,0 +1,191 @@
+/**
+ * The lookup's SQL. A whole batch of inputs costs one statement for every exact key type together (with the
+ * records of the people found), one for the PII candidates of every PII input, and one for the records of the
+ * PII matches: never one per input. Suppressed people, e-mails (by address or hash) and phones are never found.
+ */
+import type { LookupKey } from '@tessera/common/lookup-inputs';
+import type { RecordType } from '@tessera/common/record-types';
+import type { Database } from '../../db/client';
+import type { PiiFields } from '../scoring/comparisons';
+import { recordJsonSql, suppressedSql } from './record-sql';
+
+export type IdentityJson = Record<string, unknown> & { id: number };
+
+export interface KeyHit {
+  kind: LookupKey;
+  key: string;
+  id: number;
+  lastSeen: string | null;
+  /** A phone's type ('mobile' or 'landline'). */
+  detail: string | null;
+}
+
+const NOT_SUPPRESSED_PERSON = `not ${suppressedSql("('identity', p.id::text)")}`;
+const EMAIL_SUPPRESSED = suppressedSql("('email', e.address)", "('md5', e.md5)", "('sha256', e.sha256)");
+
+/** One branch per key type: the rows of its table holding any of the keys in the array parameter `$n`. */
+const BRANCH: Record<LookupKey, { type: string; sql: (n: number) => string }> = {
+  email: {
+    type: 'text[]',
+    sql: (n) => `select 'email'::text as kind, e.address as key, e.identity_id as id, e.last_seen, null::text as detail
+      from person_emails e where e.address = any($${n}::text[]) and not ${EMAIL_SUPPRESSED}`,
+  },
+  md5: {
+    type: 'text[]',
+    sql: (n) => `select 'md5', e.md5, e.identity_id, e.last_seen, null::text
+      from person_emails e where e.md5 = any($${n}::text[]) and not ${EMAIL_SUPPRESSED}`,
+  },
+  sha256: {
+    type: 'text[]',
+    sql: (n) => `select 'sha256', e.sha256, e.identity_id, e.last_seen, null::text
+      from person_emails e where e.sha256 = any($${n}::text[]) and not ${EMAIL_SUPPRESSED}`,
+  },
+  phone: {
+    type: 'text[]',
+    sql: (n) => `select 'phone', f.number, f.identity_id, f.last_seen, f.type
+      from person_phones f where f.number = any($${n}::text[]) and not ${suppressedSql("('phone', f.number)")}`,
+  },
+  ip: {
+    type: 'inet[]',
+    sql: (n) => `select 'ip', host(i.ip), i.identity_id, i.last_seen, null::text
+      from person_ips i where i.ip = any($${n}::inet[])`,
+  },
+  device: {
+    type: 'text[]',
+    sql: (n) => `select 'device', d.device_id, d.identity_id, d.last_seen, null::text
+      from person_devices d where d.device_id = any($${n}::text[])`,
+  },
+  vin: {
+    type: 'text[]',
+    sql: (n) => `select 'vin', v.vin, v.identity_id, v.last_seen, null::text
+      from person_vehicles v where v.vin = any($${n}::text[])`,
+  },
+  id: {
+    type: 'bigint[]',
+    sql: (n) =>
+      `select 'id', p.id::text, p.id, p.last_seen, null::text from people p where p.id = any($${n}::bigint[])`,
+  },
+};
+
+const statementCache = new Map<string, string>();
+
+/** The statement for this set of key types and record types, built once and kept. */
+function keyStatement(kinds: LookupKey[], types: Set<RecordType>): string {
+  const cacheKey = `${kinds.join()}|${[...types].join()}`;
+  let text = statementCache.get(cacheKey);
+  if (!text) {
+    const branches = kinds.map((kind, i) => `(${BRANCH[kind].sql(i + 1)})`).join('\n  union all\n  ');
+    text = `with hits(kind, key, id, last_seen, detail) as (
+  ${branches}
+), found as (
+  select p.id, ${recordJsonSql(types)} as record
+  from people p where p.id in (select id from hits) and ${NOT_SUPPRESSED_PERSON}
+)
+select
+  (select json_agg(json_build_object('kind', h.kind, 'key', h.key, 'id', h.id, 'lastSeen', h.last_seen,
+     'detail', h.detail)) from hits h where h.id in (select id from found)) as hits,
+  (select json_agg(f.record) from found f) as records`;
+    statementCache.set(cacheKey, text);
+  }
+  return text;
+}
+
+/** Everyone holding any of the keys, with their records: one statement for every key type at once. */
+export async function findByKeys(
+  database: Database,
+  keys: Map<LookupKey, Set<string>>,
+  types: Set<RecordType>,
+): Promise<{ hits: KeyHit[]; records: Map<number, IdentityJson> }> {
+  const kinds = [...keys.keys()].sort();
+  if (kinds.length === 0) return { hits: [], records: new Map() };
+  const [row] = await database.query<{ hits: KeyHit[] | null; records: IdentityJson[] | null }>(
+    keyStatement(kinds, types),
+    kinds.map((kind) => [...keys.get(kind)!]),
+    { prepare: true },
+  );
+  return {
+    hits: row?.hits ?? [],
+    records: new Map((row?.records ?? []).map((r) => [r.id, r])),
+  };
+}
+
+/** A person as the match model compares them: their names and every address they are known at. */
+export interface PiiCandidate {
+  id: number;
+  firstName: string;
+  lastName: string;
+  homes: { address: string; city: string; state: string; zip: string }[];
+}
+
+// Blocking: the people a PII query could be, found by index and scored in full afterwards. With a zip, those
+// living or having lived in it whose last name sounds like either given name, whose first name sounds like the
+// first, who live at the same house number, or whose street is much like the given one; without one, those in
+// the state whose last name sounds the same. Each block is capped so a common name cannot flood the scorer.
+const NAME_SOUNDS = `(dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first))
+  or dmetaphone(p.first_name) = dmetaphone(q.first))`;
+const SAME_HOUSE = (t: string) =>
+  `(q.addr <> '' and (split_part(${t}.address, ' ', 1) = split_part(q.addr, ' ', 1)
+    or similarity(lower(${t}.address), lower(q.addr)) > 0.5))`;
+const CANDIDATE_STATEMENT = `with q as (
+  select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality
+    as q(first, last, addr, state, zip, i)
+), cand as (
+  select distinct q.i, c.id from q cross join lateral (
+    (select p.id from people p where q.zip <> '' and p.zip = q.zip
+      and (${NAME_SOUNDS} or ${SAME_HOUSE('p')}) limit $6)
+    union
+    (select p.id from person_addresses a join people p on p.id = a.identity_id where q.zip <> '' and a.zip = q.zip
+      and (${NAME_SOUNDS} or ${SAME_HOUSE('a')}) limit $6)
+    union
+    (select p.id from people p where q.zip = '' and p.state = q.state
+      and dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first)) limit $6)
+    union
+    (select p.id from person_addresses a join people p on p.id = a.identity_id where q.zip = '' and a.state = q.state
+      and dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first)) limit $6)
+  ) c
+)
+select cand.i::int as i, p.id, p.first_name as "firstName", p.last_name as "lastName",
+  json_build_array(json_build_object('address', p.address, 'city', p.city, 'state', p.state, 'zip', p.zip))::jsonb
+  || coalesce((select jsonb_agg(jsonb_build_object('address', a.address, 'city', a.city, 'state', a.state, 'zip', a.zip))
+       from person_addresses a where a.identity_id = p.id), '[]'::jsonb) as homes
+from cand join people p on p.id = cand.id
+where ${NOT_SUPPRESSED_PERSON}`;
+
+/** The candidates of every PII query, in the queries' order. */
+export async function findPiiCandidates(
+  database: Database,
+  queries: PiiFields[],
+  perBlock: number,
+): Promise<PiiCandidate[][]> {
+  const out: PiiCandidate[][] = queries.map(() => []);
+  if (queries.length === 0) return out;
+  const rows = await database.query<PiiCandidate & { i: number; id: number | string }>(
+    CANDIDATE_STATEMENT,
+    [
+      queries.map((q) => q.firstName),
+      queries.map((q) => q.lastName),
+      queries.map((q) => q.address),
+      queries.map((q) => q.state),
+      queries.map((q) => q.zip),
+      perBlock,
+    ],
+    { prepare: true },
+  );
+  for (const row of rows) out[row.i - 1]!.push({ ...row, id: Number(row.id) });
+  return out;
+}
+
+/** The records of these people (suppressed ones left out). */
+export async function loadRecords(
+  database: Database,
+  ids: number[],
+  types: Set<RecordType>,
+): Promise<Map<number, IdentityJson>> {
+  if (ids.length === 0) return new Map();
+  const rows = await database.query<{ record: IdentityJson }>(
+    `select ${recordJsonSql(types)} as record from people p where p.id = any($1::bigint[]) and ${NOT_SUPPRESSED_PERSON}`,
+    [ids.map(String)],
+    { prepare: true },
+  );
+  return new Map(rows.map((r) => [r.record.id, r.record]));
+}

@@ -1,0 +1,116 @@
+/**
+ * A lookup call from start to end, whichever method brought it: who calls, which template, the search and its
+ * scores, the identities shaped, and the usage recorded before the answer goes out.
+ */
+import { LOOKUP_LIMITS, type LookupEndpoint } from '@tessera/common/lookups';
+import type { CallMetrics } from '@tessera/common/usage';
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../../db/client';
+import { BadRequest, Unavailable, Unprocessable } from '../../http/errors';
+import type { MatchModel } from '../scoring/model';
+import { TemplateError } from '../templates/evaluate';
+import { DEFAULT_TEMPLATE_ID, type ResolvedTemplate, TEMPLATE_MESSAGES, type TemplateStore } from '../templates/store';
+import type { Metering } from '../usage/metering';
+import { authenticate, type LookupAuthenticator, type LookupCaller } from './caller';
+import { type LookupOptions, type Match, runLookup } from './engine';
+import type { LookupInput } from './inputs';
+import type { LookupOptionsInput } from './options';
+import { visibleTypes } from './record-sql';
+import { createShaper, type Shaper } from './shape';
+
+export interface LookupDeps {
+  database: Database;
+  metering: Metering;
+  templates: TemplateStore;
+  authenticators: readonly LookupAuthenticator[];
+  model: MatchModel;
+}
+
+export const USAGE_UNAVAILABLE = 'Usage could not be recorded, so the call was not answered or charged. Please retry.';
+
+/** One call's settings, fixed before any input is searched. */
+export interface Prepared {
+  caller: LookupCaller;
+  template: ResolvedTemplate;
+  engine: LookupOptions;
+  explain: boolean;
+  shaper(): Shaper;
+}
+
+/** Who calls, before anything of the request is read: an unknown caller learns nothing about its input. */
+export const identify = (deps: LookupDeps, request: FastifyRequest) => authenticate(request, deps.authenticators);
+
+export async function prepare(deps: LookupDeps, caller: LookupCaller, options: LookupOptionsInput): Promise<Prepared> {
+  const templateId = options.template ?? DEFAULT_TEMPLATE_ID;
+  let template: ResolvedTemplate | null;
+  try {
+    template = await deps.templates.resolve(templateId, caller);
+  } catch (error) {
+    if (error instanceof TemplateError) throw new Unprocessable(error.message);
+    throw error;
+  }
+  if (!template) {
+    const message = TEMPLATE_MESSAGES.unknown(templateId);
+    throw new BadRequest(message, [{ path: 'template', message }]);
+  }
+  const explain = options.explain ?? false;
+  const resolved = template;
+  return {
+    caller,
+    template,
+    explain,
+    engine: {
+      types: visibleTypes(caller.allowedRecordTypes),
+      minScore: options.minScore ?? null,
+      limit: options.limit ?? LOOKUP_LIMITS.defaultLimit,
+      model: deps.model,
+      today: new Date(),
+    },
+    shaper: () => createShaper(resolved, explain),
+  };
+}
+
+/** Every input's identities, shaped by the template; a template failure is the caller's: 422. */
+export async function lookupAndShape(
+  deps: LookupDeps,
+  prepared: Prepared,
+  inputs: LookupInput[],
+): Promise<{ matches: Match[][]; shaped: Record<string, unknown>[][] }> {
+  const matches = await runLookup(deps.database, inputs, prepared.engine);
+  const shaper = prepared.shaper();
+  try {
+    const shaped: Record<string, unknown>[][] = [];
+    for (const list of matches) {
+      const out: Record<string, unknown>[] = [];
+      for (const m of list) out.push(await shaper.shape(m));
+      shaped.push(out);
+    }
+    return { matches, shaped };
+  } catch (error) {
+    if (error instanceof TemplateError) throw new Unprocessable(error.message);
+    throw error;
+  }
+}
+
+/** Records the call's usage (its milliseconds already set); when that fails the call must not be answered as served. */
+export async function meter(
+  deps: LookupDeps,
+  request: FastifyRequest,
+  call: { caller: LookupCaller; endpoint: LookupEndpoint; metrics: CallMetrics; status?: number },
+): Promise<void> {
+  try {
+    await deps.metering.record({
+      requestId: String(request.id),
+      userId: call.caller.userId,
+      organizationId: call.caller.organizationId,
+      keyId: call.caller.keyId,
+      method: request.method,
+      path: `/${call.endpoint}`,
+      status: call.status ?? 200,
+      metrics: call.metrics,
+    });
+  } catch (error) {
+    request.log.error({ err: error }, 'usage could not be recorded');
+    throw new Unavailable(USAGE_UNAVAILABLE);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Finds the template a lookup asked for: its latest published version, if the caller may use it. System
+ * templates are everyone's; others belong to an organization (or name the caller among their adminIds); staff
+ * (super and root) may use any. Compiled versions are kept in memory; which version is latest is read again after
+ * a couple of seconds, so a newly published version takes effect on every process within that time.
+ */
+import { hasRank } from '@tessera/common/roles';
+import type { Database } from '../../db/client';
+import type { LookupCaller } from '../identities/caller';
+import { type CompiledTemplate, compileTemplate, TemplateError } from './evaluate';
+
+/** Template 1, Full: the whole record. Used when a lookup names none. */
+export const DEFAULT_TEMPLATE_ID = 1;
+const LATEST_TTL_MS = 2000;
+const MAX_CACHED = 1000;
+
+export interface TemplateVersion {
+  id: number;
+  name: string;
+  version: number;
+  organizationId: number | null;
+  adminIds: number[];
+  expression: string;
+}
+
+export interface ResolvedTemplate extends TemplateVersion {
+  compiled: CompiledTemplate;
+}
+
+export const TEMPLATE_MESSAGES = {
+  unknown: (id: number) => `Template ${id} does not exist, has no published version, or is not shared with you.`,
+  failed: (t: { id: number; name: string; version: number }, reason: string) =>
+    `Template ${t.id} (${t.name}, version ${t.version}) failed: ${reason}`,
+} as const;
+
+export function mayUse(caller: LookupCaller, t: Pick<TemplateVersion, 'organizationId' | 'adminIds'>): boolean {
+  if (t.organizationId === null || hasRank(caller.role, 'super')) return true;
+  if (caller.organizationId !== null && t.organizationId === caller.organizationId) return true;
+  return (
+    t.adminIds.includes(caller.userId) || (caller.organizationId !== null && t.adminIds.includes(caller.organizationId))
+  );
+}
+
+export async function latestPublished(database: Database, id: number): Promise<TemplateVersion | null> {
+  const [row] = await database.query<TemplateVersion>(
+    `select t.id, t.name, v.version, t.organization_id as "organizationId", t.admin_ids as "adminIds", v.expression
+     from templates t join template_versions v on v.template_id = t.id
+     where t.id = $1 and t.deleted_at is null and v.published_at is not null
+     order by v.version desc limit 1`,
+    [id],
+  );
+  return row ?? null;
+}
+
+export interface TemplateStore {
+  /** The template to apply, or a TemplateError (unknown or not shared: the caller's mistake) or a compile failure. */
+  resolve(id: number, caller: LookupCaller): Promise<ResolvedTemplate | null>;
+}
+
+export function createTemplateStore(database: Database): TemplateStore {
+  const latest = new Map<number, { at: number; version: TemplateVersion | null }>();
+  const compiled = new Map<string, CompiledTemplate | TemplateError>();
+
+  function compileOnce(t: TemplateVersion): CompiledTemplate {
+    const key = `${t.id}:${t.version}`;
+    let entry = compiled.get(key);
+    if (!entry) {
+      try {
+        entry = compileTemplate(t.expression);
+      } catch (error) {
+        entry = error instanceof TemplateError ? error : new TemplateError(String(error));
+      }
+      if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value!);
+      compiled.set(key, entry);
+    }
+    if (entry instanceof TemplateError)
+      throw new TemplateError(TEMPLATE_MESSAGES.failed(t, entry.message), entry.position);
+    return entry;
+  }
+
+  return {
+    async resolve(id, caller) {
+      const now = Date.now();
+      let cached = latest.get(id);
+      if (!cached || now - cached.at > LATEST_TTL_MS) {
+        cached = { at: now, version: await latestPublished(database, id) };
+        if (latest.size >= MAX_CACHED) latest.delete(latest.keys().next().value!);
+        latest.set(id, cached);
+      }
+      const version = cached.version;
+      if (!version || !mayUse(caller, version)) return null;
+      return { ...version, compiled: compileOnce(version) };
+    },
+  };
+}
