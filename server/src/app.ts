@@ -21,7 +21,7 @@ import { registerLookupRoutes } from './features/identities/routes';
 import { registerImageRoutes } from './features/images/routes';
 import { registerOauthRoutes } from './features/oauth/routes';
 import { registerOrganizationRoutes } from './features/organizations/routes';
-import { DEFAULT_MODEL } from './features/scoring/model';
+import { FITTED_MODEL } from './features/scoring/fitted';
 import { registerSessionRoutes } from './features/sessions/routes';
 import { createSessionService } from './features/sessions/service';
 import { registerSystemRoutes } from './features/system/routes';
@@ -159,7 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       metering: deps.metering ?? createDatabaseMetering(database),
       templates: createTemplateStore(database),
       authenticators: [sessionAuthenticator],
-      model: DEFAULT_MODEL,
+      model: FITTED_MODEL,
     });
   });
   registerSocket(app, { hub, database, publicUrl: config.publicUrl, version });

@@ -62,9 +62,14 @@ export function score(model: MatchModel, levelsOf: Record<Field, Level>): Scored
 
 /**
  * m and u from labelled pairs: the share of each level among true matches (m) and among non-matches (u), with
- * add-one smoothing so no level is impossible; the prior is the share of true matches.
+ * add-one smoothing so no level is impossible; the prior is the share of true matches. With `shrinkTo`, every
+ * share is pulled toward that model's value as if `strength` more pairs had shown it: a generated set's few kinds
+ * of noise must not convince the model that, say, streets never differ for the same person.
  */
-export function estimate(pairs: { levels: Record<Field, Level>; match: boolean }[]): MatchModel {
+export function estimate(
+  pairs: { levels: Record<Field, Level>; match: boolean }[],
+  shrink?: { shrinkTo: MatchModel; strength: number },
+): MatchModel {
   const counts = (match: boolean) => {
     const out = {} as Probabilities;
     const subset = pairs.filter((p) => p.match === match);
@@ -73,7 +78,11 @@ export function estimate(pairs: { levels: Record<Field, Level>; match: boolean }
       const row = {} as Probabilities[Field];
       const used = LEVELS.filter((l): l is Exclude<Level, 'missing'> => l !== 'missing');
       for (const level of used) {
-        row[level] = (seen.filter((p) => p.levels[field] === level).length + 1) / (seen.length + used.length);
+        const count = seen.filter((p) => p.levels[field] === level).length;
+        row[level] = shrink
+          ? (count + shrink.strength * shrink.shrinkTo[match ? 'm' : 'u'][field][level]) /
+            (seen.length + shrink.strength)
+          : (count + 1) / (seen.length + used.length);
       }
       out[field] = row;
     }
