@@ -5,7 +5,7 @@ import type { Database } from '../../db/client';
 import { consoleClient } from '../../test/console-client';
 import { buildTestApp, makeUser, signIn, type TestApp, testDatabase } from '../../test/harness';
 import { POST_MESSAGES } from './routes';
-import { load, person, suppress, uniqueEmail } from './test-people';
+import { daysAgo, load, md5, person, sha256, suppress, uniqueEmail, uniqueIpv6 } from './test-people';
 
 let t: TestApp;
 let cookie: string;
@@ -105,6 +105,89 @@ describe('POST lookups', () => {
     expect(byEmail.identities).toEqual([]);
     expect(byPhone.identities).toEqual([]);
     expect(byId.identities[0]).toMatchObject({ id: p.id, emails: [], phones: [] });
+  });
+
+  it('never finds an e-mail suppressed by either hash, nor a suppressed person by any key', async () => {
+    const byMd5 = person();
+    const bySha = person();
+    const gone = person();
+    await load(t.database, byMd5, bySha, gone);
+    await suppress(t.database, 'md5', md5(byMd5.emails[0]!.address));
+    await suppress(t.database, 'sha256', sha256(bySha.emails[0]!.address));
+    await suppress(t.database, 'identity', String(gone.id));
+    const res = await post('byAny', {
+      inputs: [
+        { email: byMd5.emails[0]!.address },
+        { sha256: sha256(bySha.emails[0]!.address) },
+        { id: String(byMd5.id) },
+        { phone: gone.phones[0]!.number },
+        { vin: gone.vehicles[0]!.vin },
+      ],
+    });
+    const [a, b, c, d, e] = res.json().results;
+    expect(a.identities).toEqual([]);
+    expect(b.identities).toEqual([]);
+    expect(c.identities[0]).toMatchObject({ id: byMd5.id, emails: [] });
+    expect(d.identities).toEqual([]);
+    expect(e.identities).toEqual([]);
+  });
+
+  it('splits a shared key among the people not suppressed, counts them all, and returns only limit of them', async () => {
+    const ip = uniqueIpv6();
+    const seen = (days: number) => ({ firstSeen: daysAgo(900), lastSeen: daysAgo(days) });
+    const holders = [1, 2, 3, 4, 5].map((d) => person({ ips: [{ ip, ...seen(d) }] }));
+    await load(t.database, ...holders);
+    await suppress(t.database, 'identity', String(holders[4]!.id));
+    const res = await post('byIp', { inputs: [ip], limit: 2, explain: true });
+    const identities = res.json().results[0].identities;
+    expect(identities.map((i: { id: number }) => i.id)).toEqual([holders[0]!.id, holders[1]!.id]);
+    expect(identities[0].explain.keys[0].sharedBy).toBe(4);
+    expect(identities[0].score).toBe(18); // 0.7 / 4
+  });
+
+  it('finds an IPv6 address written with an embedded IPv4 tail', async () => {
+    const p = person({ ips: [{ ip: '::102:304', firstSeen: daysAgo(30), lastSeen: daysAgo(3) }] });
+    await load(t.database, p);
+    const res = await post('byIp', { inputs: ['::1.2.3.4', '0:0:0:0:0:0:102:304'] });
+    for (const result of res.json().results) {
+      expect(result.identities.map((i: { id: number }) => i.id)).toContain(p.id);
+    }
+  });
+
+  it("lowers a key's match when the name given with it belongs to someone else", async () => {
+    const p = person({ firstName: 'Winifred', lastName: 'Aldersgate' });
+    await load(t.database, p);
+    const email = p.emails[0]!.address;
+    const fits = { email, firstName: 'Winifred', lastName: 'Aldersgate', address: p.address, state: 'IL', zip: p.zip };
+    const other = {
+      email,
+      firstName: 'Bartholomew',
+      lastName: 'Quince',
+      address: '1 Far Away Rd',
+      state: 'WA',
+      zip: '98101',
+    };
+    const [right, wrong] = (await post('byAny', { inputs: [fits, other], explain: true })).json().results;
+    expect(right.identities[0]).toMatchObject({ id: p.id, score: 100 });
+    expect(wrong.identities[0].id).toBe(p.id);
+    expect(wrong.identities[0].score).toBeLessThan(50);
+    expect(wrong.identities[0].matchedOn).toEqual(['email']);
+    expect(wrong.identities[0].explain.pii.weight).toBeLessThan(0);
+  });
+
+  it('gives a caller whose record types are all unknown no record types, not all of them', async () => {
+    const odd = await makeUser(t.database, 'user', null, { allowedRecordTypes: ['notAType'] });
+    const oddCookie = await signIn(t.app, odd.email);
+    const p = person();
+    await load(t.database, p);
+    const res = await api.post('/v2/identities/byId', oddCookie, { inputs: [String(p.id)] });
+    expect(res.json().results[0].identities[0]).toMatchObject({
+      id: p.id,
+      emails: [],
+      phones: [],
+      finances: null,
+      data: {},
+    });
   });
 
   it('refuses a missing, empty, oversized or malformed batch with 400 naming each bad input', async () => {

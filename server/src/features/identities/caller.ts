@@ -2,7 +2,6 @@
  * Who is calling the lookup API. Every way in (a console session now, an API key with the API access issue)
  * resolves to the same caller, so the lookup, its templates and its metering never ask how the call was signed.
  */
-import { isRecordType, type RecordType } from '@tessera/common/record-types';
 import { hasRank, type Role } from '@tessera/common/roles';
 import type { FastifyRequest } from 'fastify';
 import { Forbidden, Unauthorized } from '../../http/errors';
@@ -11,8 +10,8 @@ export interface LookupCaller {
   userId: number;
   organizationId: number | null;
   role: Role;
-  /** Record types the caller may receive; empty means all. */
-  allowedRecordTypes: RecordType[];
+  /** Record types the caller may receive; empty means all, and a name that is no record type grants nothing. */
+  allowedRecordTypes: readonly string[];
   /** The API key used, or null for a console session. */
   keyId: string | null;
 }
@@ -29,7 +28,7 @@ export const sessionAuthenticator: LookupAuthenticator = async (request) => {
     userId: user.id,
     organizationId: user.organizationId,
     role: user.role,
-    allowedRecordTypes: user.allowedRecordTypes.filter(isRecordType),
+    allowedRecordTypes: user.allowedRecordTypes,
     keyId: null,
   };
 };

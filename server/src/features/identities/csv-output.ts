@@ -19,6 +19,8 @@ function text(value: unknown): string {
 /** Dotted paths of `value` and their cell text. */
 export function flatten(value: unknown, prefix = '', out: Map<string, string> = new Map()): Map<string, string> {
   if (Array.isArray(value)) {
+    // An empty list says nothing about columns (a list of objects would have named them); null likewise.
+    if (value.length === 0) return out;
     if (value.every((v) => v === null || typeof v !== 'object')) {
       out.set(prefix, value.map(text).join(LIST_SEPARATOR));
       return out;
@@ -40,7 +42,7 @@ export function flatten(value: unknown, prefix = '', out: Map<string, string> = 
     for (const [key, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${key}` : key, out);
     return out;
   }
-  if (prefix) out.set(prefix, text(value));
+  if (prefix && value !== null && value !== undefined) out.set(prefix, text(value));
   return out;
 }
 

@@ -12,7 +12,7 @@ import { emptyMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequest, Unprocessable } from '../../http/errors';
 import { TemplateError } from '../templates/evaluate';
-import { CsvLineTooLong, type CsvRecord, csvRecords } from './csv-input';
+import { type CsvRecord, csvRecords } from './csv-input';
 import { csvLine, flatten, sampleColumns, unionColumns } from './csv-output';
 import { type LookupInput, parseInput } from './inputs';
 import { countInput } from './metrics';
@@ -56,14 +56,18 @@ function headerOf(record: CsvRecord | undefined, endpoint: LookupEndpoint): stri
   return names;
 }
 
+/** A row's problem, led by its line in the body (the header is line 1) so it can be found. */
+const problem = (record: CsvRecord, text: string) => `line ${record.line}: ${text}`;
+
 function toRow(record: CsvRecord, header: string[], endpoint: LookupEndpoint): Row {
-  if (record.error !== undefined) return { record, error: record.error };
+  if (record.error !== undefined) return { record, error: problem(record, record.error) };
   if (record.fields.length !== header.length) {
-    return { record, error: STREAM_MESSAGES.width(record.fields.length, header.length) };
+    return { record, error: problem(record, STREAM_MESSAGES.width(record.fields.length, header.length)) };
   }
   const named = Object.fromEntries(header.map((name, i) => [name, record.fields[i]]));
   const parsed = parseInput(endpoint, named, '');
-  if (parsed.errors) return { record, error: parsed.errors.map((e) => `${e.path}: ${e.message}`).join(' ') };
+  if (parsed.errors)
+    return { record, error: problem(record, parsed.errors.map((e) => `${e.path}: ${e.message}`).join(' ')) };
   return { record, input: parsed.input };
 }
 
@@ -109,7 +113,7 @@ export async function streamCsvLookup(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const caller = await identify(deps, request);
-  const options = parseOptions(request.query as Record<string, unknown>, 'querystring');
+  const options = parseOptions(request.query as Record<string, unknown>, 'querystring', []);
   const prepared = await prepare(deps, caller, options);
   const body = request.body as AsyncIterable<Buffer> | undefined;
   if (!body || typeof (body as Partial<AsyncIterable<Buffer>>)[Symbol.asyncIterator] !== 'function') {
@@ -117,16 +121,8 @@ export async function streamCsvLookup(
   }
   const records = csvRecords(body)[Symbol.asyncIterator]();
   const metrics = emptyMetrics();
-  let header: string[];
-  let first: Awaited<ReturnType<typeof lookUp>>;
-  try {
-    header = headerOf((await records.next()).value as CsvRecord | undefined, endpoint);
-    first = await lookUp(deps, prepared, await readBatch(records, header, endpoint), metrics);
-  } catch (error) {
-    if (error instanceof CsvLineTooLong)
-      throw new BadRequest(error.message, [{ path: 'body', message: error.message }]);
-    throw error;
-  }
+  const header = headerOf((await records.next()).value as CsvRecord | undefined, endpoint);
+  const first = await lookUp(deps, prepared, await readBatch(records, header, endpoint), metrics);
   const columns = unionColumns(
     ['score', 'matchedOn', ...(await sampleColumns(prepared.template.compiled))],
     first.flatMap((r) => r.identities),
@@ -137,32 +133,53 @@ export async function streamCsvLookup(
     for (const { row, identities } of batch) {
       const { record } = row;
       const inputCells = header.map((_, i) => (record.error === undefined ? (record.fields[i] ?? '') : ''));
-      const problem = error && row.input ? error : (row.error ?? '');
-      if (identities.length === 0) out += csvLine([...inputCells, ...columns.map(() => ''), problem]);
-      for (const identity of identities)
-        out += csvLine([...inputCells, ...columns.map((c) => identity.get(c) ?? ''), problem]);
+      const reason = error && row.input ? problem(record, error) : (row.error ?? '');
+      if (identities.length === 0) out += csvLine([...inputCells, ...columns.map(() => ''), reason]);
+      for (const identity of identities) {
+        out += csvLine([...inputCells, ...columns.map((c) => identity.get(c) ?? ''), reason]);
+      }
     }
     return out;
   };
 
+  // Usage is recorded however the stream ends, for the rows looked up so far: a client that hangs up after its
+  // rows, or a failure half way, is still charged for what was served. Only a clean end waits for it, and a failed
+  // write then cuts the reply short.
   async function* produce(): AsyncGenerator<string> {
-    yield csvLine([...header, ...columns, ERROR_COLUMN]);
-    yield lines(first);
-    for (;;) {
-      const rows = await readBatch(records, header, endpoint);
-      if (rows.length === 0) break;
-      try {
-        yield lines(await lookUp(deps, prepared, rows, metrics));
-      } catch (error) {
-        if (!(error instanceof Unprocessable || error instanceof TemplateError)) throw error;
-        yield lines(
-          rows.map((row) => ({ row, identities: [] })),
-          error.message,
-        );
+    let complete = false;
+    try {
+      yield csvLine([...header, ...columns, ERROR_COLUMN]);
+      yield lines(first);
+      let failed: string | null = null;
+      for (;;) {
+        const rows = await readBatch(records, header, endpoint);
+        if (rows.length === 0) break;
+        if (failed) {
+          // The template failed: the rest is marked, not looked up, so the reply stays row for row with the input.
+          yield lines(
+            rows.map((row) => ({ row, identities: [] })),
+            failed,
+          );
+          continue;
+        }
+        try {
+          yield lines(await lookUp(deps, prepared, rows, metrics));
+        } catch (error) {
+          if (!(error instanceof Unprocessable || error instanceof TemplateError)) throw error;
+          failed = error.message;
+          yield lines(
+            rows.map((row) => ({ row, identities: [] })),
+            failed,
+          );
+        }
       }
+      complete = true;
+    } finally {
+      metrics.milliseconds = Math.round(reply.elapsedTime);
+      const usage = meter(deps, request, { caller, endpoint, metrics });
+      if (complete) await usage;
+      else await usage.catch(() => {});
     }
-    metrics.milliseconds = Math.round(reply.elapsedTime);
-    await meter(deps, request, { caller, endpoint, metrics });
   }
 
   reply.header('content-disposition', `attachment; filename="${endpoint}-${request.id}.csv"`);

@@ -3,7 +3,9 @@ import { LOOKUP_MESSAGES } from '@tessera/common/lookup-inputs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, CONSOLE_HEADERS, makeUser, signIn, type TestApp } from '../../test/harness';
 import { splitCsv } from '../people/import/csv-fields';
+import { CSV_INPUT_MESSAGES, MAX_RECORD_BYTES } from './csv-input';
 import { STREAM_BATCH, STREAM_MESSAGES } from './csv-stream';
+import { unknownOption } from './options';
 import { load, person, uniqueEmail, uniqueIpv6 } from './test-people';
 
 let t: TestApp;
@@ -112,8 +114,66 @@ describe('CSV', () => {
     expect(rows.map((r) => r[4])).toEqual(expected);
     expect(rows[1]![2]).toBe('100'); // e-mail and phone together
     expect(rows[1]![3]).toBe('email;phone');
-    expect(rows[3]).toEqual(['not, an email', '', '', '', '', '', `email: ${LOOKUP_MESSAGES.email}`]);
-    expect(rows[STREAM_BATCH + 7]!.at(-1)).toBe(STREAM_MESSAGES.width(3, 2));
+    expect(rows[3]).toEqual(['not, an email', '', '', '', '', '', `line 5: email: ${LOOKUP_MESSAGES.email}`]);
+    expect(rows[STREAM_BATCH + 7]!.at(-1)).toBe(`line ${STREAM_BATCH + 9}: ${STREAM_MESSAGES.width(3, 2)}`);
+  });
+
+  it('marks an overlong row and an unclosed quote, and reads on after them', async () => {
+    const p = person();
+    await load(t.database, p);
+    const email = p.emails[0]!.address;
+    const body = ['email', email, 'x'.repeat(MAX_RECORD_BYTES + 10), email, '"never closed', ...Array(120).fill(email)];
+    const res = await call('PUT', '/v2/identities/byEmail?template=3', {
+      headers: { 'content-type': 'text/csv' },
+      payload: `${body.join('\n')}\n`,
+    });
+    const [, ...rows] = rowsOf(res.body);
+    expect(rows[0]![3]).toBe(String(p.id));
+    expect(rows[1]!.at(-1)).toBe(`line 3: ${CSV_INPUT_MESSAGES.tooLong}`);
+    expect(rows[2]![3]).toBe(String(p.id));
+    // The open quote runs on for 100 lines, as a quoted field with line breaks may; then the rest reads normally.
+    expect(rows[3]!.at(-1)).toBe(`line 5: ${CSV_INPUT_MESSAGES.unclosed}`);
+    expect(rows.at(-1)![3]).toBe(String(p.id));
+  });
+
+  it('marks every row after a template fails past the first batch, row for row', async () => {
+    const { createTemplate } = await import('../templates/repo');
+    const fine = person({ data: { note: '1' } });
+    const breaking = person({ data: { note: 'x' } });
+    await load(t.database, fine, breaking);
+    const bad = await createTemplate(t.database, {
+      name: 'Number',
+      organizationId: null,
+      createdBy: null,
+      expression: '{ "n": $number(data.note) }',
+      publish: true,
+    });
+    const ids = [...Array(STREAM_BATCH).fill(fine.id), breaking.id, fine.id, fine.id];
+    const res = await call('PUT', `/v2/identities/byId?template=${bad.id}`, {
+      headers: { 'content-type': 'text/csv' },
+      payload: `id\n${ids.join('\n')}\n`,
+    });
+    expect(res.statusCode).toBe(200);
+    const [header, ...rows] = rowsOf(res.body);
+    expect(header).toEqual(['id', 'score', 'matchedOn', 'n', 'error']);
+    expect(rows).toHaveLength(ids.length);
+    expect(rows[0]).toEqual([String(fine.id), '100', 'id', '1', '']);
+    for (const row of rows.slice(STREAM_BATCH)) {
+      expect(row.slice(1, 4)).toEqual(['', '', '']);
+      expect(row[4]).toMatch(/^line \d+: Template \d+ \(Number, version 1\) failed: D3030: /);
+      expect(row[4]).not.toContain('"x"');
+    }
+  });
+
+  it('refuses options it does not know, in the query of a PUT and the body of a POST', async () => {
+    const put = await call('PUT', '/v2/identities/byEmail?minscore=5', {
+      headers: { 'content-type': 'text/csv' },
+      payload: 'email\n',
+    });
+    expect(put.statusCode).toBe(400);
+    expect(put.json().fields).toEqual([{ path: 'querystring.minscore', message: unknownOption('minscore') }]);
+    const post = await call('POST', '/v2/identities/byEmail', { payload: { inputs: [uniqueEmail()], temlate: 2 } });
+    expect(post.json().fields).toEqual([{ path: 'body.temlate', message: unknownOption('temlate') }]);
   });
 
   it('refuses a PUT without a CSV body or with a header naming no input of the endpoint', async () => {

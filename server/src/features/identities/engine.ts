@@ -19,6 +19,7 @@ import {
   loadRecords,
   type PiiCandidate,
 } from './search';
+import { createYielder } from './yield';
 
 export interface LookupOptions {
   types: Set<RecordType>;
@@ -78,6 +79,37 @@ interface Evidence {
   pii?: PiiEvidence;
 }
 
+/** A found person as the match model compares them: their names, current address and any earlier one. */
+function candidateOf(record: IdentityJson): PiiCandidate {
+  const r = record as IdentityJson & Record<'firstName' | 'lastName' | 'address' | 'city' | 'state' | 'zip', string>;
+  const data = (record.data ?? {}) as Record<string, string>;
+  const homes = [{ address: r.address, city: r.city, state: r.state, zip: r.zip }];
+  if (data.previousAddress) {
+    homes.push({
+      address: data.previousAddress,
+      city: data.previousCity ?? '',
+      state: data.previousState ?? '',
+      zip: data.previousZip ?? '',
+    });
+  }
+  return { id: record.id, firstName: r.firstName, lastName: r.lastName, homes };
+}
+
+const bits = (p: number) => Math.log2(Math.min(p, 1 - 1e-12) / (1 - Math.min(p, 1 - 1e-12)));
+
+/**
+ * Keys alone: independent evidence, the chance that at least one is right. With a name and address as well, the
+ * keys' odds are multiplied by the PII likelihood ratio (its weight without the model's prior), so a name that does
+ * not fit the person a key found lowers that person's score rather than being ignored.
+ */
+function probabilityOf(e: Evidence, model: MatchModel): number {
+  if (e.keys.length === 0) return e.pii?.probability ?? 0;
+  const keys = combine(e.keys.map((k) => k.probability));
+  if (!e.pii) return keys;
+  const likelihood = e.pii.weight - bits(model.prior);
+  return 1 / (1 + 2 ** -(bits(keys) + likelihood));
+}
+
 export async function runLookup(database: Database, inputs: LookupInput[], options: LookupOptions): Promise<Match[][]> {
   const keys = new Map<LookupKey, Set<string>>();
   for (const input of inputs) {
@@ -89,7 +121,7 @@ export async function runLookup(database: Database, inputs: LookupInput[], optio
   }
   const piiInputs = inputs.filter((i) => i.pii);
   const [found, candidates] = await Promise.all([
-    findByKeys(database, keys, options.types),
+    findByKeys(database, keys, options.types, options.limit),
     findPiiCandidates(
       database,
       piiInputs.map((i) => i.pii!),
@@ -109,19 +141,18 @@ export async function runLookup(database: Database, inputs: LookupInput[], optio
   const evidence: Map<number, Evidence>[] = inputs.map((input) => {
     const byPerson = new Map<number, Evidence>();
     for (const k of input.keys) {
-      const hits = hitsByKey.get(`${k.kind}\u0000${k.value}`) ?? [];
-      const sharedBy = new Set(hits.map((h) => h.id)).size;
-      for (const hit of hits) {
+      for (const hit of hitsByKey.get(`${k.kind}\u0000${k.value}`) ?? []) {
         const e = byPerson.get(hit.id) ?? { keys: [] };
-        e.keys.push(
-          keyEvidence(k.kind, { lastSeen: hit.lastSeen, landline: hit.detail === 'landline' }, sharedBy, options.today),
-        );
+        const detail = { lastSeen: hit.lastSeen, landline: hit.detail === 'landline' };
+        e.keys.push(keyEvidence(k.kind, detail, hit.sharedBy, options.today));
         byPerson.set(hit.id, e);
       }
     }
     return byPerson;
   });
-  piiInputs.forEach((input, n) => {
+  const pause = createYielder();
+  for (const [n, input] of piiInputs.entries()) {
+    await pause();
     const byPerson = evidence[inputs.indexOf(input)]!;
     const scored = candidates[n]!.map((c) => ({ id: c.id, pii: bestHome(options.model, input.pii!, c) }));
     scored.sort((a, b) => b.pii.weight - a.pii.weight);
@@ -134,18 +165,27 @@ export async function runLookup(database: Database, inputs: LookupInput[], optio
         kept++;
       }
     }
-  });
+  }
 
   const missing = new Set<number>();
   for (const byPerson of evidence) for (const id of byPerson.keys()) if (!found.records.has(id)) missing.add(id);
   const records = new Map([...found.records, ...(await loadRecords(database, [...missing], options.types))]);
+
+  // byAny with a key and a name: the name and address weigh in on everyone the key found, for or against.
+  inputs.forEach((input, i) => {
+    if (!input.pii) return;
+    for (const [id, e] of evidence[i]!) {
+      const record = records.get(id);
+      if (!e.pii && record) e.pii = bestHome(options.model, input.pii, candidateOf(record));
+    }
+  });
 
   return evidence.map((byPerson) => {
     const ranked: (Match & { probability: number; weight: number })[] = [];
     for (const [id, e] of byPerson) {
       const record = records.get(id);
       if (!record) continue;
-      const probability = combine([...e.keys.map((k) => k.probability), ...(e.pii ? [e.pii.probability] : [])]);
+      const probability = probabilityOf(e, options.model);
       const score = toScore(probability);
       if (options.minScore !== null && score < options.minScore) continue;
       const matchedOn = [...new Set(e.keys.map((k) => k.input as string))];

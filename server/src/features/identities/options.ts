@@ -33,8 +33,25 @@ export const optionsSchema = z.object({
 });
 export type LookupOptionsInput = z.infer<typeof optionsSchema>;
 
-/** The options, or a 400 naming each bad one under `context` ('querystring' or 'body'). */
-export function parseOptions(raw: Record<string, unknown>, context: string): LookupOptionsInput {
+export const unknownOption = (name: string) =>
+  `${name} is not an option of this call; the options are ${OPTION_NAMES.join(', ')}.`;
+
+/**
+ * The options, or a 400 naming each bad one under `context` ('querystring' or 'body'). With `others`, any other
+ * name is refused too (a misspelt `minscore` must not be silently ignored); a GET's other names are its inputs.
+ */
+export function parseOptions(
+  raw: Record<string, unknown>,
+  context: string,
+  others?: readonly string[],
+): LookupOptionsInput {
+  if (others) {
+    const allowed = new Set<string>([...OPTION_NAMES, ...others]);
+    const fields = Object.keys(raw)
+      .filter((name) => !allowed.has(name))
+      .map((name) => ({ path: `${context}.${name}`, message: unknownOption(name) }));
+    if (fields.length > 0) throw invalid(fields);
+  }
   const picked = Object.fromEntries(OPTION_NAMES.filter((n) => raw[n] !== undefined).map((n) => [n, raw[n]]));
   const parsed = optionsSchema.safeParse(picked);
   if (parsed.success) return parsed.data;

@@ -79,6 +79,7 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
         const metrics = countResults(matches);
         metrics.milliseconds = Math.round(reply.elapsedTime);
         await meter(deps, request, { caller: prepared.caller, endpoint, metrics });
+        reply.header('vary', 'accept');
         if (wantsCsv(options.format, request.headers.accept)) {
           return sendCsv(reply, prepared, endpoint, [{ input: parsed.input, identities: shaped[0]! }]);
         }
@@ -95,7 +96,7 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
         if (raws.length === 0) throw invalid([{ path: 'body.inputs', message: POST_MESSAGES.body }]);
         if (raws.length > LOOKUP_LIMITS.maxInputs)
           throw invalid([{ path: 'body.inputs', message: POST_MESSAGES.tooMany }]);
-        const options = parseOptions(body, 'body');
+        const options = parseOptions(body, 'body', ['inputs']);
         const prepared = await prepare(deps, caller, options);
         const { inputs, errors } = parseInputs(endpoint, raws, (i) => `body.inputs.${i}`);
         if (errors.length > 0) throw invalid(errors);
@@ -103,6 +104,7 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
         const metrics = countResults(matches);
         metrics.milliseconds = Math.round(reply.elapsedTime);
         await meter(deps, request, { caller: prepared.caller, endpoint, metrics });
+        reply.header('vary', 'accept');
         if (wantsCsv(options.format, request.headers.accept)) {
           return sendCsv(
             reply,

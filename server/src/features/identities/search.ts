@@ -18,6 +18,8 @@ export interface KeyHit {
   lastSeen: string | null;
   /** A phone's type ('mobile' or 'landline'). */
   detail: string | null;
+  /** People (not suppressed) the key is seen with; only the `limit` most recently seen come back. */
+  sharedBy: number;
 }
 
 const NOT_SUPPRESSED_PERSON = `not ${suppressedSql("('identity', p.id::text)")}`;
@@ -45,10 +47,11 @@ const BRANCH: Record<LookupKey, { type: string; sql: (n: number) => string }> = 
     sql: (n) => `select 'phone', f.number, f.identity_id, f.last_seen, f.type
       from person_phones f where f.number = any($${n}::text[]) and not ${suppressedSql("('phone', f.number)")}`,
   },
+  // The key comes back as the caller's normalized text, not as PostgreSQL prints the inet (::102:304 vs ::1.2.3.4).
   ip: {
-    type: 'inet[]',
-    sql: (n) => `select 'ip', host(i.ip), i.identity_id, i.last_seen, null::text
-      from person_ips i where i.ip = any($${n}::inet[])`,
+    type: 'text[]',
+    sql: (n) => `select 'ip', k.key, i.identity_id, i.last_seen, null::text
+      from unnest($${n}::text[]) as k(key) join person_ips i on i.ip = k.key::inet`,
   },
   device: {
     type: 'text[]',
@@ -75,15 +78,22 @@ function keyStatement(kinds: LookupKey[], types: Set<RecordType>): string {
   let text = statementCache.get(cacheKey);
   if (!text) {
     const branches = kinds.map((kind, i) => `(${BRANCH[kind].sql(i + 1)})`).join('\n  union all\n  ');
-    text = `with hits(kind, key, id, last_seen, detail) as (
+    // Everyone holding a key is counted (a shared key's score says how widely), but only the `limit` most recently
+    // seen with it are read in full: a key seen with thousands of people must not build thousands of records.
+    text = `with raw(kind, key, id, last_seen, detail) as (
   ${branches}
+), hits as (
+  select r.*, count(*) over (partition by r.kind, r.key) as shared_by,
+    row_number() over (partition by r.kind, r.key order by r.last_seen desc nulls last, r.id) as rank
+  from raw r where not ${suppressedSql("('identity', r.id::text)")}
+), kept as (
+  select * from hits where rank <= $${kinds.length + 1}
 ), found as (
-  select p.id, ${recordJsonSql(types)} as record
-  from people p where p.id in (select id from hits) and ${NOT_SUPPRESSED_PERSON}
+  select p.id, ${recordJsonSql(types)} as record from people p where p.id in (select id from kept)
 )
 select
-  (select json_agg(json_build_object('kind', h.kind, 'key', h.key, 'id', h.id, 'lastSeen', h.last_seen,
-     'detail', h.detail)) from hits h where h.id in (select id from found)) as hits,
+  (select json_agg(json_build_object('kind', k.kind, 'key', k.key, 'id', k.id, 'lastSeen', k.last_seen,
+     'detail', k.detail, 'sharedBy', k.shared_by)) from kept k) as hits,
   (select json_agg(f.record) from found f) as records`;
     statementCache.set(cacheKey, text);
   }
@@ -95,12 +105,13 @@ export async function findByKeys(
   database: Database,
   keys: Map<LookupKey, Set<string>>,
   types: Set<RecordType>,
+  limit: number,
 ): Promise<{ hits: KeyHit[]; records: Map<number, IdentityJson> }> {
   const kinds = [...keys.keys()].sort();
   if (kinds.length === 0) return { hits: [], records: new Map() };
   const [row] = await database.query<{ hits: KeyHit[] | null; records: IdentityJson[] | null }>(
     keyStatement(kinds, types),
-    kinds.map((kind) => [...keys.get(kind)!]),
+    [...kinds.map((kind) => [...keys.get(kind)!]), limit],
     { prepare: true },
   );
   return {

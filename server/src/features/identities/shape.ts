@@ -7,6 +7,7 @@ import { TemplateError } from '../templates/evaluate';
 import type { ResolvedTemplate } from '../templates/store';
 import { TEMPLATE_MESSAGES } from '../templates/store';
 import type { Match } from './engine';
+import { createYielder } from './yield';
 
 /** Template time one request (or one batch of a streamed request) may spend in all. */
 export const TEMPLATE_BUDGET_MS = 10_000;
@@ -19,8 +20,10 @@ export interface Shaper {
 
 export function createShaper(template: ResolvedTemplate, explain: boolean): Shaper {
   let spent = 0;
+  const pause = createYielder();
   return {
     async shape(match) {
+      await pause();
       const started = performance.now();
       let fields: Record<string, unknown>;
       try {

@@ -86,15 +86,20 @@ describe('templates', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().fields).toEqual([{ path: 'template', message: TEMPLATE_MESSAGES.unknown(id) }]);
     }
-    const shared = await createTemplate(t.database, {
-      name: 'Shared',
+    // adminIds name who may edit (users or organizations); they never let another organization use it.
+    const listed = await createTemplate(t.database, {
+      name: 'Listed',
       organizationId: other,
       createdBy: null,
-      adminIds: [organizationId],
-      expression: '{ "shared": true }',
+      adminIds: [organizationId, userId],
+      expression: '{ "listed": true }',
       publish: true,
     });
-    expect((await byId(`template=${shared.id}`)).json().identities[0].shared).toBe(true);
+    expect((await byId(`template=${listed.id}`)).statusCode).toBe(400);
+    // Staff use any organization's template.
+    const staff = await signIn(t.app, (await makeUser(t.database, 'super')).email);
+    const res = await api.get(`/v2/identities/byId?id=${p.id}&template=${theirs.id}`, staff);
+    expect(res.json().identities[0].x).toBe(1);
   });
 
   it('answers 422 with the error when a template fails, runs too long or too deep, or makes no object', async () => {
@@ -116,6 +121,21 @@ describe('templates', () => {
     const textRes = await byId(`template=${text.id}`);
     expect(textRes.statusCode).toBe(422);
     expect(textRes.json().error).toContain('it must produce an object for each identity; it produced string.');
+  });
+
+  it('never quotes the record in a failure, not even through $error()', async () => {
+    const email = p.emails[0]!.address;
+    for (const expression of [
+      '( $error($string($)) )',
+      '{ "n": $number(lastName) }',
+      '{ "n": emails[0].address + 1 }',
+    ]) {
+      const t1 = await own(expression);
+      const res = await byId(`template=${t1.id}`);
+      expect(res.statusCode, expression).toBe(422);
+      expect(res.body, expression).not.toContain(email);
+      expect(res.body, expression).not.toContain(p.lastName);
+    }
   });
 
   it('refuses to save a template that does not compile', async () => {

@@ -31,14 +31,34 @@ interface JsonataFailure {
   code?: string;
   message?: string;
   position?: number;
+  value?: unknown;
+  value2?: unknown;
 }
 
-function describe(error: unknown): TemplateError {
+export const HIDDEN_VALUE = '(a value from the record)';
+
+/**
+ * What went wrong, in words safe to show. A compile error quotes only the expression. An evaluation error may quote
+ * the record (`$error($string($))` would hand it out in the 422, unbilled), so the values it names are hidden and a
+ * template's own `$error()` text is not repeated.
+ */
+function describe(error: unknown, evaluating: boolean): TemplateError {
   const e = (error ?? {}) as JsonataFailure;
   if (e.code === 'D1012') return new TemplateError(`it ran longer than ${TEMPLATE_LIMITS.timeoutMs} ms on one record.`);
   if (e.code === 'D1011') return new TemplateError(`it nested deeper than ${TEMPLATE_LIMITS.maxDepth} levels.`);
   const at = typeof e.position === 'number' ? ` (at character ${e.position})` : '';
-  return new TemplateError(`${e.message ?? String(error)}${at}`, e.position);
+  let message = e.message ?? 'it failed.';
+  if (evaluating) {
+    if (e.code === 'D3137') message = 'the template called $error().';
+    for (const value of [e.value, e.value2]) {
+      if (value === undefined) continue;
+      for (const shown of new Set([JSON.stringify(value), String(value)])) {
+        if (shown) message = message.split(shown).join(HIDDEN_VALUE);
+      }
+    }
+    if (!e.code) message = 'it failed while evaluating.';
+  }
+  return new TemplateError(`${e.code ? `${e.code}: ` : ''}${message}${at}`, e.position);
 }
 
 const kindOf = (value: unknown) => (value === undefined ? 'nothing' : Array.isArray(value) ? 'an array' : typeof value);
@@ -58,7 +78,7 @@ export function compileTemplate(expression: string): CompiledTemplate {
       stack: TEMPLATE_LIMITS.maxDepth,
     });
   } catch (error) {
-    throw describe(error);
+    throw describe(error, false);
   }
   return {
     async apply(record) {
@@ -66,7 +86,7 @@ export function compileTemplate(expression: string): CompiledTemplate {
       try {
         result = await compiled.evaluate(record);
       } catch (error) {
-        throw describe(error);
+        throw describe(error, true);
       }
       if (!result || typeof result !== 'object' || Array.isArray(result)) {
         throw new TemplateError(`it must produce an object for each identity; it produced ${kindOf(result)}.`);

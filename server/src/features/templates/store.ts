@@ -1,8 +1,7 @@
 /**
- * Finds the template a lookup asked for: its latest published version, if the caller may use it. System
- * templates are everyone's; others belong to an organization (or name the caller among their adminIds); staff
- * (super and root) may use any. Compiled versions are kept in memory; which version is latest is read again after
- * a couple of seconds, so a newly published version takes effect on every process within that time.
+ * Finds the template a lookup asked for: its latest published version, if the caller may use it (mayUse).
+ * Compiled versions are kept in memory; which version is latest is read again after a couple of seconds, so a
+ * newly published version takes effect on every process within that time.
  */
 import { hasRank } from '@tessera/common/roles';
 import type { Database } from '../../db/client';
@@ -33,12 +32,13 @@ export const TEMPLATE_MESSAGES = {
     `Template ${t.id} (${t.name}, version ${t.version}) failed: ${reason}`,
 } as const;
 
-export function mayUse(caller: LookupCaller, t: Pick<TemplateVersion, 'organizationId' | 'adminIds'>): boolean {
+/**
+ * System templates are everyone's; others their organization's; staff may use any. `adminIds` (spec §3) says who
+ * may edit, not who may use, and mixes user and organization ids, so it never grants use here.
+ */
+export function mayUse(caller: LookupCaller, t: Pick<TemplateVersion, 'organizationId'>): boolean {
   if (t.organizationId === null || hasRank(caller.role, 'super')) return true;
-  if (caller.organizationId !== null && t.organizationId === caller.organizationId) return true;
-  return (
-    t.adminIds.includes(caller.userId) || (caller.organizationId !== null && t.adminIds.includes(caller.organizationId))
-  );
+  return caller.organizationId !== null && t.organizationId === caller.organizationId;
 }
 
 export async function latestPublished(database: Database, id: number): Promise<TemplateVersion | null> {
