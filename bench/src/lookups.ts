@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '@tessera/server/config';
 import { openDatabase } from '@tessera/server/db/client';
 import { generateGraph } from '@tessera/server/features/people/generate/graph';
+import { signInOverHttp } from '@tessera/server/test/http-session';
 import { freePort, runChild, runCli } from '@tessera/server/test/process';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -181,27 +182,7 @@ const consoleHeaders = {
   'content-type': 'application/json',
   accept: 'application/json',
 };
-const cookieOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-let cookie = cookieOf(
-  await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: consoleHeaders,
-    body: JSON.stringify({ email, password }),
-  }),
-);
-const terms = (await (await fetch(`${base}/v2/terms`, { headers: { ...consoleHeaders, cookie } })).json()) as {
-  ndaId: number;
-};
-const accepted = await fetch(`${base}/v2/terms/accept`, {
-  method: 'POST',
-  headers: { ...consoleHeaders, cookie },
-  body: JSON.stringify({ ndaId: terms.ndaId }),
-});
-cookie = cookieOf(accepted) || cookie;
+const cookie = await signInOverHttp(base, email, password);
 
 // 4. The labelled queries.
 interface Query {

@@ -3,16 +3,10 @@
  * signed-in user looks them up, as JSON and as CSV, from the real server process.
  */
 import { describe, expect, inject, it } from 'vitest';
+import { signInOverHttp } from '../../test/http-session';
 import { emptyStorageEnv, freePort, runChild } from '../../test/process';
 
 const onPostgres = Boolean(inject('databaseUrl'));
-const json = { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json', accept: 'application/json' };
-const cookies = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-
 describe('after npm start', () => {
   it.skipIf(onPostgres)('a signed-in user looks up the seeded people by id and e-mail, as JSON and CSV', async () => {
     const { env: storage, drop } = await emptyStorageEnv();
@@ -29,18 +23,7 @@ describe('after npm start', () => {
     try {
       await child.waitFor('Tessera console:', 60_000);
       const base = `http://127.0.0.1:${port}`;
-      let cookie = cookies(
-        await fetch(`${base}/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ email, password }) }),
-      );
-      const terms = (await (await fetch(`${base}/v2/terms`, { headers: { ...json, cookie } })).json()) as {
-        ndaId: number;
-      };
-      const accept = await fetch(`${base}/v2/terms/accept`, {
-        method: 'POST',
-        headers: { ...json, cookie },
-        body: JSON.stringify({ ndaId: terms.ndaId }),
-      });
-      cookie = cookies(accept) || cookie;
+      const cookie = await signInOverHttp(base, email, password);
 
       const byId = await fetch(`${base}/v2/identities/byId?id=7`, { headers: { cookie } });
       expect(byId.status).toBe(200);
