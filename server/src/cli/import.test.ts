@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { generatedPeople, jsonl, ownIdBase, scratchFile } from '../features/people/import/test-records';
+import { describe, expect, inject, it } from 'vitest';
+import {
+  countsFor,
+  generatedPeople,
+  jsonl,
+  ownIdBase,
+  query,
+  scratchFile,
+} from '../features/people/import/test-records';
+import { testDatabase } from '../test/harness';
 import { runCli, storageEnv } from '../test/process';
 import { parseImportArgs } from './import';
 import { UsageError } from './usage-error';
@@ -46,6 +54,29 @@ describe('tessera import: the command', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(report).toEqual([{ file, line: 31, reason: expect.stringMatching(/^not JSON: /) }]);
+  });
+
+  it('loads a file again in place, with text that needs escaping, in the same database', async () => {
+    const people = generatedPeople(20, 'cli-reimport', ownIdBase());
+    const env = storageEnv();
+    const first = await runCli(['import', scratchFile('people.jsonl', jsonl(people))], env);
+    expect(first.output).toMatch(/Loaded 20 identities, rejected 0 rows/);
+    const changed = people.map((p, i) =>
+      i < 5 ? { ...p, lastName: `Tab\there \\ "quoted" 李 ${i}`, emails: [], data: { note: 'line\nbreak' } } : p,
+    );
+    const again = await runCli(['import', scratchFile('people.jsonl', jsonl(changed))], env);
+    expect(again.code).toBe(0);
+    expect(again.output).toMatch(/Loaded 20 identities, rejected 0 rows/);
+    if (!inject('databaseUrl')) return; // PGlite: the database is the child's own folder
+    const database = await testDatabase();
+    const [row] = await query<{ last_name: string }>(database, 'select last_name from people where id = $1', [
+      people[0]!.id,
+    ]);
+    expect(row!.last_name).toBe(changed[0]!.lastName);
+    expect((await countsFor(database, [people[0]!.id])).person_emails).toBe(0);
+    const data = await query(database, 'select key, value from person_data where identity_id = $1', [people[0]!.id]);
+    expect(data).toEqual([{ key: 'note', value: 'line\nbreak' }]);
+    expect((await countsFor(database, [people[9]!.id])).person_emails).toBe(people[9]!.emails.length);
   });
 
   it('exits 2 with a message for a missing file or a bad argument', async () => {

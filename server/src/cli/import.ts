@@ -8,12 +8,19 @@ import { DEFAULT_BATCH_SIZE, importRows } from '../features/people/import/import
 import { readJsonl } from '../features/people/import/jsonl';
 import { rejectFile } from '../features/people/import/rejects';
 import type { SourceRow } from '../features/people/import/source';
+import { readInWorker } from '../features/people/import/worker-source';
 import { openStorage } from '../runtime';
 import { UsageError } from './usage-error';
 
 export const IMPORT_USAGE = `import FILE [FILE...] [--rejects PATH] [--batch-size N]
                                          load identity records from .jsonl or .csv files; a person already there
                                          (same id) is replaced; refused rows go to FILE.rejects.jsonl (or PATH)`;
+
+/**
+ * A file this big (some 30,000 generated people) loads into an empty PostgreSQL database in bulk mode: one
+ * transaction, secondary indexes built at the end (docs/decisions/0012-import-copy.md).
+ */
+export const BULK_MIN_BYTES = 64 * 1024 * 1024;
 
 export interface ImportArgs {
   files: { path: string; format: 'jsonl' | 'csv' }[];
@@ -69,9 +76,16 @@ export async function importCommand(args: string[]): Promise<void> {
     let before = 0;
     for (const [i, file] of options.files.entries()) {
       const sink = shared ?? rejectFile(`${file.path}.rejects.jsonl`);
-      const rows: AsyncIterable<SourceRow> = file.format === 'csv' ? readCsv(file.path) : readJsonl(file.path);
+      // Into PostgreSQL a worker thread parses beside the writing; PGlite writes in this thread anyway.
+      const rows: AsyncIterable<SourceRow> =
+        database.engine === 'postgres'
+          ? readInWorker(file.path, file.format, { ahead: Math.max(8192, 2 * options.batchSize) })
+          : file.format === 'csv'
+            ? readCsv(file.path)
+            : readJsonl(file.path);
       const summary = await importRows(database, rows, {
         batchSize: options.batchSize,
+        bulk: database.engine === 'postgres' && sizes[i]! >= BULK_MIN_BYTES,
         onReject: (r) => sink.add(r),
         onBatch: ({ last }) => progress.update(before + (last?.bytes ?? 0)),
       });

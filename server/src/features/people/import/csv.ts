@@ -4,12 +4,12 @@ import { splitCsv } from './csv-fields';
 import { CsvHeaderError, csvColumns, csvRecord } from './csv-mapping';
 import { readLines } from './lines';
 import { parseRecord } from './parse-record';
-import type { SourceRow } from './source';
+import type { ParsedRow } from './source';
 
 /** Longest a quoted field may run on over line breaks before the row counts as broken. */
 const MAX_RECORD_LINES = 100;
 
-export async function* readCsv(file: string): AsyncGenerator<SourceRow> {
+export async function* readCsv(file: string): AsyncGenerator<ParsedRow> {
   let columns: ReturnType<typeof csvColumns> | null = null;
   let pending: { text: string; line: number; lines: number } | null = null;
   let read = 0;

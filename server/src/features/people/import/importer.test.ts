@@ -14,7 +14,7 @@ import { importRows } from './importer';
 import { readJsonl } from './jsonl';
 import type { Reject } from './rejects';
 import type { SourceRow } from './source';
-import { countsFor, generatedPeople, jsonl, ownIdBase, query, scratchFile } from './test-records';
+import { countsFor, generatedPeople, jsonl, ownIdBase, query, scratchFile, tableContents } from './test-records';
 import { writeBatch } from './write-batch';
 
 let database: Database;
@@ -383,5 +383,167 @@ describe('importing CSV', () => {
     expect(result.rejects).toEqual([
       { file, line: 1, reason: 'header: unknown column "favouriteColour"; file skipped' },
     ]);
+  });
+});
+
+/** The same people under another id base. */
+const moved = (people: IdentityRecord[], from: number, to: number) =>
+  people.map((p) => ({ ...p, id: p.id - from + to }));
+
+describe('re-importing', () => {
+  it('leaves a batch of people already there and new ones exactly as a first load of the same rows would', async () => {
+    const base = ownIdBase();
+    const people = generatedPeople(60, 'import-mixed', base);
+    await importFile(scratchFile('first.jsonl', jsonl(people.slice(0, 40))));
+
+    // 0-19 untouched, 20-29 sent again unchanged, 30-39 changed, 40-59 new; one batch holds all three kinds.
+    const later = people.slice(20).map((p, i) => {
+      if (i < 10) return p;
+      if (i >= 20) return p;
+      if (i % 3 === 0) {
+        return {
+          ...p,
+          emails: p.emails.map((e) => ({ ...e, lastSeen: '2026-10-01' })),
+          phones: [],
+          finances: null,
+          data: { ...p.data, language: 'Welsh' },
+        };
+      }
+      if (i % 3 === 1) return { ...p, firstName: 'Changed', ips: [{ ip: '203.0.113.9', ...dates }], behaviors: [] };
+      return { ...p, vehicles: [], companies: [{ name: 'New Co', domain: 'new.example', title: 'Owner', ...dates }] };
+    });
+    const again = await importFile(scratchFile('again.jsonl', jsonl(later)), 500);
+    expect(again).toMatchObject({ loaded: 40, rejected: 0 });
+
+    const fresh = ownIdBase();
+    const final = [...people.slice(0, 20), ...later];
+    await importFile(scratchFile('fresh.jsonl', jsonl(moved(final, base, fresh))), 500);
+    const now = await tableContents(database, base, 60);
+    expect(now).toEqual(await tableContents(database, fresh, 60));
+    expect(now.people).toHaveLength(60);
+    expect(now.person_data!.some((r) => r.includes('"Welsh"'))).toBe(true);
+  });
+
+  it('writes batches in order, so a person listed again in a later batch ends as the later row says', async () => {
+    const [a, b] = generatedPeople(2, 'import-order', ownIdBase());
+    const rows = [a!, b!, { ...a!, firstName: 'Second' }, b!, { ...a!, firstName: 'Third', emails: [] }];
+    const result = await importFile(scratchFile('order.jsonl', jsonl(rows)), 1);
+    expect(result).toMatchObject({ loaded: 5, rejected: 0 });
+    const [row] = await query<{ first_name: string }>(database, 'select first_name from people where id = $1', [a!.id]);
+    expect(row!.first_name).toBe('Third');
+    expect((await countsFor(database, [a!.id])).person_emails).toBe(0);
+  });
+
+  it('rejects one ip written two ways (one inet to the database), on a first load and on a re-import', async () => {
+    const [a, b] = generatedPeople(2, 'import-ip-twice', ownIdBase());
+    const one = { ip: '::1', ...dates };
+    const two = { ip: '0::1', ...dates };
+    const first = await importFile(
+      scratchFile(
+        'ips.jsonl',
+        jsonl([
+          { ...a!, ips: [one] },
+          { ...b!, ips: [one, two] },
+        ]),
+      ),
+    );
+    expect(first).toMatchObject({ loaded: 1, rejected: 1 });
+    expect(first.rejects).toEqual([
+      { file: expect.any(String), line: 2, reason: expect.stringMatching(/^database: /) },
+    ]);
+
+    const again = await importFile(scratchFile('ips.jsonl', jsonl([{ ...a!, firstName: 'Twice', ips: [one, two] }])));
+    expect(again).toMatchObject({ loaded: 0, rejected: 1 });
+    const rows = await query<{ first_name: string }>(database, 'select first_name from people where id = $1', [a!.id]);
+    expect(rows).toEqual([{ first_name: a!.firstName }]);
+    expect((await countsFor(database, [a!.id])).person_ips).toBe(1);
+  });
+});
+
+describe('values that COPY must escape', () => {
+  const TRICKY = [
+    'tab\there',
+    'line\nbreak',
+    'carriage\rreturn\r\n',
+    'back\\slash',
+    'ends in a backslash\\',
+    '\\N',
+    '\\.',
+    '\\t not a tab',
+    'quotes "double" and \'single\'',
+    'Zoë Łódź 李小龍 🙂 e\u0301',
+    '\t\n\r\\',
+    ' ',
+  ];
+
+  async function textOf(id: number) {
+    const [person] = await query<Record<string, string>>(
+      database,
+      'select first_name, last_name, address, city from people where id = $1',
+      [id],
+    );
+    const behaviors = await query<{ name: string }>(
+      database,
+      'select name from person_behaviors where identity_id = $1',
+      [id],
+    );
+    const data = await query<{ key: string; value: string }>(
+      database,
+      'select key, value from person_data where identity_id = $1',
+      [id],
+    );
+    return {
+      person,
+      behaviors: behaviors.map((b) => b.name).sort(),
+      data: Object.fromEntries(data.map((d) => [d.key, d.value])),
+    };
+  }
+
+  const withText = (p: IdentityRecord, shift: number): IdentityRecord => {
+    const at = (i: number) => TRICKY[(i + shift) % TRICKY.length]!;
+    return {
+      ...p,
+      firstName: at(0),
+      lastName: at(1),
+      address: at(2),
+      city: at(3),
+      behaviors: TRICKY.map((name) => ({ category: 'Interests', name: `${name}${shift}`, ...dates })),
+      data: Object.fromEntries(TRICKY.map((value, i) => [`${at(i)}key${i}`, value])),
+    };
+  };
+
+  it('stores tabs, newlines, backslashes, quotes and non-ASCII text exactly, on a first load and a re-import', async () => {
+    const [person] = generatedPeople(1, 'import-escape', ownIdBase());
+    for (const shift of [0, 5]) {
+      const record = withText(person!, shift);
+      const result = await importFile(scratchFile('escape.jsonl', jsonl([record])));
+      expect(result).toMatchObject({ loaded: 1, rejected: 0 });
+      expect(await textOf(record.id)).toEqual({
+        person: {
+          first_name: record.firstName,
+          last_name: record.lastName,
+          address: record.address,
+          city: record.city,
+        },
+        behaviors: record.behaviors.map((b) => b.name).sort(),
+        data: record.data,
+      });
+    }
+  });
+
+  it('rejects text holding half of a surrogate pair, which the database cannot store', async () => {
+    const [a, b, c] = generatedPeople(3, 'import-surrogate', ownIdBase());
+    const lines = [
+      JSON.stringify({ ...a!, firstName: 'Half \ud800 pair' }),
+      JSON.stringify({ ...b!, behaviors: [{ category: 'Interests', name: 'x\udc00', ...dates }] }),
+      JSON.stringify(c),
+    ];
+    const result = await importFile(scratchFile('surrogate.jsonl', `${lines.join('\n')}\n`));
+    expect(result).toMatchObject({ loaded: 1, rejected: 2 });
+    expect(result.rejects.map((r) => [r.line, r.reason.slice(0, 10)])).toEqual([
+      [1, 'database: '],
+      [2, 'database: '],
+    ]);
+    expect((await countsFor(database, [a!.id, b!.id, c!.id])).people).toBe(1);
   });
 });

@@ -1,9 +1,9 @@
 /** JSONL source: one identity record (docs/identity-record.md) per line; blank lines are skipped. */
 import { readLines } from './lines';
 import { parseRecord } from './parse-record';
-import type { SourceRow } from './source';
+import type { ParsedRow } from './source';
 
-export async function* readJsonl(file: string): AsyncGenerator<SourceRow> {
+export async function* readJsonl(file: string): AsyncGenerator<ParsedRow> {
   for await (const { text, line, bytes } of readLines(file)) {
     if (text.trim() === '') continue;
     let value: unknown;

@@ -3,7 +3,7 @@
  * order. E-mails gain md5 and sha256 of the normalized address; properties and companies are numbered by position
  * (`seq` from 1); the previous address moves from `data` to `person_addresses` (seq 1), dated like the person.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type IdentityRecord, PREVIOUS_ADDRESS_KEYS } from '../record';
 
 export type Row = Record<string, string | number | boolean | null>;
@@ -63,15 +63,16 @@ export function emptyRows(): TableRows {
   return Object.fromEntries(['people', ...LINKED_TABLES].map((t) => [t, []])) as unknown as TableRows;
 }
 
-export const md5Hex = (text: string) => createHash('md5').update(text).digest('hex');
-export const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+// crypto.hash (one shot) rather than createHash: half the time, and a batch hashes every e-mail twice.
+export const md5Hex = (text: string) => hash('md5', text, 'hex');
+export const sha256Hex = (text: string) => hash('sha256', text, 'hex');
 
 const PREVIOUS = new Set<string>(Object.values(PREVIOUS_ADDRESS_KEYS));
 
-/** Appends the rows of `r` to `into`. */
-export function addRecordRows(r: IdentityRecord, into: TableRows): void {
+/** Hands every row of `r` to `emit`, table by table in LINKED_TABLES order after `people`. */
+export function forEachRow(r: IdentityRecord, emit: (table: Table, row: unknown[]) => void): void {
   const id = r.id;
-  into.people.push([
+  emit('people', [
     id,
     r.firstName,
     r.middleName,
@@ -90,7 +91,7 @@ export function addRecordRows(r: IdentityRecord, into: TableRows): void {
   const previous = r.data[PREVIOUS_ADDRESS_KEYS.address];
   if (previous) {
     const d = r.data;
-    into.person_addresses.push([
+    emit('person_addresses', [
       id,
       1,
       previous,
@@ -103,28 +104,33 @@ export function addRecordRows(r: IdentityRecord, into: TableRows): void {
     ]);
   }
   for (const e of r.emails) {
-    into.person_emails.push([id, e.address, md5Hex(e.address), sha256Hex(e.address), e.firstSeen, e.lastSeen]);
+    emit('person_emails', [id, e.address, md5Hex(e.address), sha256Hex(e.address), e.firstSeen, e.lastSeen]);
   }
   for (const p of r.phones) {
-    into.person_phones.push([id, p.number, p.type, p.carrier, p.doNotCall, p.firstSeen, p.lastSeen]);
+    emit('person_phones', [id, p.number, p.type, p.carrier, p.doNotCall, p.firstSeen, p.lastSeen]);
   }
-  for (const i of r.ips) into.person_ips.push([id, i.ip, i.firstSeen, i.lastSeen]);
-  for (const d of r.devices) into.person_devices.push([id, d.deviceId, d.type, d.firstSeen, d.lastSeen]);
-  for (const v of r.vehicles) {
-    into.person_vehicles.push([id, v.vin, v.year, v.make, v.model, v.firstSeen, v.lastSeen]);
-  }
+  for (const i of r.ips) emit('person_ips', [id, i.ip, i.firstSeen, i.lastSeen]);
+  for (const d of r.devices) emit('person_devices', [id, d.deviceId, d.type, d.firstSeen, d.lastSeen]);
+  for (const v of r.vehicles) emit('person_vehicles', [id, v.vin, v.year, v.make, v.model, v.firstSeen, v.lastSeen]);
   r.properties.forEach((p, i) => {
-    into.person_properties.push([id, i + 1, p.type, p.value, p.ownerOccupied, p.firstSeen, p.lastSeen]);
+    emit('person_properties', [id, i + 1, p.type, p.value, p.ownerOccupied, p.firstSeen, p.lastSeen]);
   });
   if (r.finances) {
     const f = r.finances;
-    into.person_finances.push([id, f.income, f.netWorth, f.credit, r.firstSeen, r.lastSeen]);
+    emit('person_finances', [id, f.income, f.netWorth, f.credit, r.firstSeen, r.lastSeen]);
   }
   r.companies.forEach((c, i) => {
-    into.person_companies.push([id, i + 1, c.name, c.domain, c.title, c.firstSeen, c.lastSeen]);
+    emit('person_companies', [id, i + 1, c.name, c.domain, c.title, c.firstSeen, c.lastSeen]);
   });
-  for (const b of r.behaviors) into.person_behaviors.push([id, b.category, b.name, b.firstSeen, b.lastSeen]);
+  for (const b of r.behaviors) emit('person_behaviors', [id, b.category, b.name, b.firstSeen, b.lastSeen]);
   for (const [key, value] of Object.entries(r.data)) {
-    if (!PREVIOUS.has(key)) into.person_data.push([id, key, value, r.firstSeen, r.lastSeen]);
+    if (!PREVIOUS.has(key)) emit('person_data', [id, key, value, r.firstSeen, r.lastSeen]);
   }
+}
+
+/** Appends the rows of `r` to `into`. */
+export function addRecordRows(r: IdentityRecord, into: TableRows): void {
+  forEachRow(r, (table, row) => {
+    into[table].push(row);
+  });
 }

@@ -8,4 +8,16 @@ export interface SourceRowBase {
   bytes: number;
 }
 
-export type SourceRow = SourceRowBase & ({ record: IdentityRecord } | { reason: string });
+/**
+ * A person already turned into COPY text (copy-text.ts, personCopy) by a parsing worker, for the PostgreSQL
+ * writer: the id, and one string per table of COPY_TABLES.
+ */
+export interface PreparedPerson {
+  id: number;
+  copy: string[];
+}
+
+/** What the file readers (jsonl.ts, csv.ts) yield. */
+export type ParsedRow = SourceRowBase & ({ record: IdentityRecord } | { reason: string });
+
+export type SourceRow = ParsedRow | (SourceRowBase & { person: PreparedPerson });

@@ -56,3 +56,23 @@ export async function countsFor(database: Database, ids: number[]): Promise<Reco
 export function query<T>(database: Database, text: string, params: unknown[] = []): Promise<T[]> {
   return rawQuery<T>(database, text, params);
 }
+
+/** Every row of every table for ids base+1..base+count, with the id made relative so two loads compare. */
+export async function tableContents(
+  database: Database,
+  base: number,
+  count: number,
+): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of ['people', ...LINKED_TABLES]) {
+    const key = table === 'people' ? 'id' : 'identity_id';
+    const rows = await rawQuery<{ r: string }>(
+      database,
+      `select (${key} - $1::bigint)::text || ' ' || (to_jsonb(t) - '${key}')::text as r
+       from ${table} t where ${key} > $1::bigint and ${key} <= $1::bigint + $2::bigint`,
+      [base, count],
+    );
+    out[table] = rows.map((row) => row.r).sort();
+  }
+  return out;
+}

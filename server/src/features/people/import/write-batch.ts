@@ -1,14 +1,15 @@
 /**
- * Writes one batch of people in one transaction: people upserted by id (INSERT … ON CONFLICT DO UPDATE), the
- * linked records of those that were already there deleted, then every linked record inserted. Either the whole
- * batch lands or none of it. Linked records need no conflict handling (their person's old ones are gone and
- * parse-record.ts refuses keys repeated within a person), so on PGlite they go in by COPY from a blob, which
- * measured 30 % faster than JSON; people, and everything on PostgreSQL, travel as one JSON parameter per table
- * (json_populate_recordset): one statement whatever the batch size, no parameter limit.
+ * Writes one batch of people in one transaction: either the whole batch lands or none of it. PostgreSQL has its
+ * own writer (pg-writer.ts: COPY FROM STDIN and staging tables). On PGlite people are upserted by id (INSERT …
+ * ON CONFLICT DO UPDATE), the linked records of those that were already there deleted, then every linked record
+ * inserted. Linked records need no conflict handling (their person's old ones are gone and parse-record.ts
+ * refuses keys repeated within a person), so they go in by COPY from a blob, which measured 30 % faster than
+ * JSON; people travel as one JSON parameter (json_populate_recordset): one statement whatever the batch size.
  */
 import type { Database } from '../../../db/client';
 import type { IdentityRecord } from '../record';
-import { copyText } from './copy-text';
+import { assertWellFormed, copyText } from './copy-text';
+import { type BatchItem, type BatchWriter, isPrepared, openPgWriter, type PgWriterOptions } from './pg-writer';
 import { addRecordRows, COLUMNS, emptyRows, LINKED_TABLES, type Table, type TableRows } from './rows';
 
 /** The little a batch needs from a connection inside its transaction. */
@@ -58,37 +59,52 @@ export async function writeRows(conn: BatchConnection, rows: TableRows): Promise
   }
 }
 
-/** Runs `fn` in one transaction on the engine's own client. */
-async function inTransaction(database: Database, fn: (conn: BatchConnection) => Promise<void>): Promise<void> {
-  const raw = database.raw;
-  if (raw.kind === 'pglite') {
-    await raw.client.transaction((tx) =>
-      fn({
-        query: (text, params) => tx.query(text, params),
-        copy: async (table, text) => {
-          await tx.query(`copy ${table} (${COLUMNS[table].join(', ')}) from '/dev/blob'`, [], {
-            blob: new Blob([text]),
-          });
-        },
-      }),
-    );
-    return;
-  }
-  const client = await raw.pool.connect();
-  try {
-    await client.query('begin');
-    await fn({ query: (text, params) => client.query(text, params) as never });
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+/** Runs `fn` in one PGlite transaction. */
+async function inPgliteTransaction(
+  client: Extract<Database['raw'], { kind: 'pglite' }>['client'],
+  fn: (conn: BatchConnection) => Promise<void>,
+): Promise<void> {
+  await client.transaction((tx) =>
+    fn({
+      query: (text, params) => tx.query(text, params),
+      copy: async (table, text) => {
+        assertWellFormed(text);
+        await tx.query(`copy ${table} (${COLUMNS[table].join(', ')}) from '/dev/blob'`, [], {
+          blob: new Blob([text]),
+        });
+      },
+    }),
+  );
 }
 
-/** Writes `records` (distinct ids) in one transaction. */
-export async function writeBatch(database: Database, records: IdentityRecord[]): Promise<void> {
-  const rows = batchRows(records);
-  await inTransaction(database, (conn) => writeRows(conn, rows));
+export { type BatchItem, type BatchWriter, LoadAborted } from './pg-writer';
+
+function asRecord(item: BatchItem): IdentityRecord {
+  if (isPrepared(item)) throw new Error('rows prepared as COPY text are for PostgreSQL only');
+  return item;
+}
+
+/** A writer for a load: on PostgreSQL it holds one connection (and its staging tables) until closed. */
+export async function openBatchWriter(database: Database, options: PgWriterOptions = {}): Promise<BatchWriter> {
+  const raw = database.raw;
+  if (raw.kind === 'postgres') return openPgWriter(raw.pool, options);
+  return {
+    write: async (items) => {
+      const rows = batchRows(items.map(asRecord));
+      await inPgliteTransaction(raw.client, (conn) => writeRows(conn, rows));
+    },
+    finish: async () => {},
+    close: async () => {},
+  };
+}
+
+/** Writes `items` (distinct ids) in one transaction. */
+export async function writeBatch(database: Database, items: BatchItem[]): Promise<void> {
+  const writer = await openBatchWriter(database);
+  try {
+    await writer.write(items);
+    await writer.finish();
+  } finally {
+    await writer.close();
+  }
 }
