@@ -52,6 +52,8 @@ export const people = pgTable(
     index('people_first_name_dmetaphone').on(sql`dmetaphone(${t.firstName})`),
     index('people_address_trgm').using('gin', sql`lower(${t.address}) gin_trgm_ops`),
     index('people_zip').on(t.zip),
+    // A PII query without a ZIP is blocked by house number within its state (see identities/search.ts).
+    index('people_state_house').on(t.state, sql`split_part(${t.address}, ' ', 1)`),
   ],
 );
 
@@ -72,6 +74,7 @@ export const personAddresses = pgTable(
     primaryKey({ columns: [t.identityId, t.seq] }),
     index('person_addresses_address_trgm').using('gin', sql`lower(${t.address}) gin_trgm_ops`),
     index('person_addresses_zip').on(t.zip),
+    index('person_addresses_state_house').on(t.state, sql`split_part(${t.address}, ' ', 1)`),
   ],
 );
 

@@ -89,6 +89,22 @@ describe('PII lookups', () => {
     expect(ids(res)).toEqual([p.id]);
   });
 
+  it('without a zip, finds a person whose last name is mistyped out of its sound by their house in the state', async () => {
+    const p = person({ firstName: 'Wilhelmina', lastName: 'Thornquist', state: 'VT', city: 'Burlington', zip: zip() });
+    await load(t.database, p);
+    const typo = 'Rhornquist';
+    const [sounds] = await t.database.query<{ same: boolean }>('select dmetaphone($1) = dmetaphone($2) as same', [
+      p.lastName,
+      typo,
+    ]);
+    expect(sounds!.same).toBe(false);
+    const q = { firstName: 'Wilhelmina', lastName: typo, address: p.address, city: 'Burlington', state: 'VT' };
+    expect(ids(await byPii(q))).toEqual([p.id]);
+    // Another house number in the state, and no name sounding alike: nobody.
+    const elsewhere = `${Number(p.address.split(' ')[0]) + 1} North Oak Street`;
+    expect(ids(await byPii({ ...q, address: elsewhere }))).toEqual([]);
+  });
+
   it('explains each field, filters by minScore and orders by score', async () => {
     const z = zip();
     const p = person({ firstName: 'Eleanor', lastName: 'Vasquez', zip: z });

@@ -130,29 +130,39 @@ export interface PiiCandidate {
 
 // Blocking: the people a PII query could be, found by index and scored in full afterwards. With a zip, those
 // living or having lived in it whose last name sounds like either given name, whose first name sounds like the
-// first, who live at the same house number, or whose street is much like the given one; without one, those in
-// the state whose last name sounds the same. Each block is capped so a common name cannot flood the scorer.
+// first, who live at the same house number, or whose street is much like the given one. Without one, those in the
+// state at the same house number whose name sounds alike or whose city is the given one (a typo that changes the
+// last name's sound still finds them), and those in the state whose last name sounds the same, those whose first
+// name sounds the same too taken first. Each block is capped so a common name cannot flood the scorer.
 const NAME_SOUNDS = `(dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first))
   or dmetaphone(p.first_name) = dmetaphone(q.first))`;
+const HOUSE = (t: string) => `split_part(${t}.address, ' ', 1)`;
 const SAME_HOUSE = (t: string) =>
-  `(q.addr <> '' and (split_part(${t}.address, ' ', 1) = split_part(q.addr, ' ', 1)
+  `(q.addr <> '' and (${HOUSE(t)} = split_part(q.addr, ' ', 1)
     or similarity(lower(${t}.address), lower(q.addr)) > 0.5))`;
+const HOUSE_IN_STATE = (t: string) => `q.zip = '' and q.addr <> '' and ${t}.state = q.state
+  and ${HOUSE(t)} = split_part(q.addr, ' ', 1) and (${NAME_SOUNDS} or lower(${t}.city) = lower(q.city))`;
+const SOUND_IN_STATE = (t: string) => `q.zip = '' and ${t}.state = q.state
+  and dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first))
+  order by (dmetaphone(p.first_name) = dmetaphone(q.first)) desc`;
 const CANDIDATE_STATEMENT = `with q as (
-  select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality
-    as q(first, last, addr, state, zip, i)
+  select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality
+    as q(first, last, addr, city, state, zip, i)
 ), cand as (
   select distinct q.i, c.id from q cross join lateral (
     (select p.id from people p where q.zip <> '' and p.zip = q.zip
-      and (${NAME_SOUNDS} or ${SAME_HOUSE('p')}) limit $6)
+      and (${NAME_SOUNDS} or ${SAME_HOUSE('p')}) limit $7)
     union
     (select p.id from person_addresses a join people p on p.id = a.identity_id where q.zip <> '' and a.zip = q.zip
-      and (${NAME_SOUNDS} or ${SAME_HOUSE('a')}) limit $6)
+      and (${NAME_SOUNDS} or ${SAME_HOUSE('a')}) limit $7)
     union
-    (select p.id from people p where q.zip = '' and p.state = q.state
-      and dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first)) limit $6)
+    (select p.id from people p where ${HOUSE_IN_STATE('p')} limit $7)
     union
-    (select p.id from person_addresses a join people p on p.id = a.identity_id where q.zip = '' and a.state = q.state
-      and dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first)) limit $6)
+    (select p.id from person_addresses a join people p on p.id = a.identity_id where ${HOUSE_IN_STATE('a')} limit $7)
+    union
+    (select p.id from people p where ${SOUND_IN_STATE('p')} limit $7)
+    union
+    (select p.id from person_addresses a join people p on p.id = a.identity_id where ${SOUND_IN_STATE('a')} limit $7)
   ) c
 )
 select cand.i::int as i, p.id, p.first_name as "firstName", p.last_name as "lastName",
@@ -176,6 +186,7 @@ export async function findPiiCandidates(
       queries.map((q) => q.firstName),
       queries.map((q) => q.lastName),
       queries.map((q) => q.address),
+      queries.map((q) => q.city),
       queries.map((q) => q.state),
       queries.map((q) => q.zip),
       perBlock,

@@ -1,0 +1,2 @@
+CREATE INDEX "people_state_house" ON "people" USING btree ("state",split_part("address", ' ', 1));--> statement-breakpoint
+CREATE INDEX "person_addresses_state_house" ON "person_addresses" USING btree ("state",split_part("address", ' ', 1));
