@@ -72,6 +72,30 @@ export interface Organization {
   deletedAt?: string | null;
 }
 
+/** An API key as the console sees it (issue 5): never its secret, except `secret` once in the reply that made it. */
+export interface ApiKey {
+  id: string;
+  name: string;
+  userId: number;
+  organizationId: number | null;
+  /** The secret's last four characters, to tell keys apart. */
+  lastFour: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string | null;
+  ipAllowlist: string[];
+  /** Requests per minute, or null for the organization's limit alone. */
+  rateLimit: number | null;
+  allowedRecordTypes: string[];
+  /** Accepts the original API's md5-signed form (shown as legacy). */
+  legacy: boolean;
+  /** After a rotation: until when the previous secret is still accepted. */
+  previousValidUntil: string | null;
+  /** Only in the reply to a creation or rotation. */
+  secret?: string;
+  deletedAt?: string | null;
+}
+
 /** Spec §3: the data areas the client holds; each keyed object merges into these. */
 export const DATA_AREAS = [
   'self',

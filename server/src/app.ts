@@ -19,6 +19,10 @@ import { createAuthService } from './features/auth/service';
 import { sessionAuthenticator } from './features/identities/caller';
 import { registerLookupRoutes } from './features/identities/routes';
 import { registerImageRoutes } from './features/images/routes';
+import { keyAuthenticator } from './features/keys/authenticator';
+import { registerKeyRoutes } from './features/keys/routes';
+import { createSealer, loadKeyEncryptionKey } from './features/keys/secrets';
+import { createKeyVerifier } from './features/keys/verify';
 import { registerOauthRoutes } from './features/oauth/routes';
 import { registerOrganizationRoutes } from './features/organizations/routes';
 import { FITTED_MODEL } from './features/scoring/fitted';
@@ -151,6 +155,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerSessionRoutes(app, { database, sessions, hub });
   registerImageRoutes(app, { database });
+  const sealer = createSealer(await loadKeyEncryptionKey(database, config.keyEncryptionKey));
+  const verifier = createKeyVerifier({ database, fanout, sealer });
+  registerKeyRoutes(app, { database, hub, sealer, verifier });
   await app.register(async (scope) => {
     // A PUT lookup's CSV body is read as it arrives, never buffered whole (features/identities/csv-stream.ts).
     scope.addContentTypeParser(['text/csv', 'application/csv'], (_request, payload, done) => done(null, payload));
@@ -158,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       database,
       metering: deps.metering ?? createDatabaseMetering(database),
       templates: createTemplateStore(database),
-      authenticators: [sessionAuthenticator],
+      authenticators: [keyAuthenticator(verifier), sessionAuthenticator],
       model: FITTED_MODEL,
     });
   });

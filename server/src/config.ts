@@ -17,6 +17,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optional,
   REDIS_URL: optional,
+  KEY_ENCRYPTION_KEY: optional,
   PUBLIC_URL: optional,
   SMTP_URL: optional,
   ROOT_EMAIL: optional,
@@ -47,6 +48,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** Seals API key secrets at rest (32 bytes, base64); none: one generated and kept in the database. */
+  keyEncryptionKey: Buffer | null;
   publicUrl: URL;
   smtpUrl: string | null;
   rootEmail: string | null;
@@ -104,6 +107,15 @@ function oauthProviders(env: NodeJS.ProcessEnv): Config['oauth'] {
   return providers;
 }
 
+function encryptionKey(value: string | null): Buffer | null {
+  if (!value) return null;
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== 32) {
+    throw new ConfigError('Invalid configuration: KEY_ENCRYPTION_KEY must be 32 bytes written in base64.');
+  }
+  return key;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -126,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    keyEncryptionKey: encryptionKey(e.KEY_ENCRYPTION_KEY),
     publicUrl,
     smtpUrl: e.SMTP_URL,
     rootEmail: e.ROOT_EMAIL,

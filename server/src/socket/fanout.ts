@@ -9,7 +9,11 @@ import { Redis } from 'ioredis';
 export type FanoutMessage =
   | { kind: 'push'; channel: string; payload: Record<string, unknown> }
   | { kind: 'endSession'; sessionId: number }
-  | { kind: 'rotateSession'; from: number; to: number; user: User };
+  | { kind: 'rotateSession'; from: number; to: number; user: User }
+  /** An API key was changed or revoked: every process forgets what it cached of it. */
+  | { kind: 'keyChanged'; keyId: string }
+  /** A user's role, standing or record types changed: every process forgets the keys of theirs it cached. */
+  | { kind: 'userChanged'; userId: number };
 
 export interface Fanout {
   readonly kind: 'memory' | 'redis';

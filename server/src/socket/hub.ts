@@ -44,6 +44,7 @@ export function createHub(fanout: Fanout) {
       }
       return;
     }
+    if (message.kind !== 'endSession') return; // API key changes: the key verifier listens for those
     for (const conn of connections) {
       if (conn.sessionId !== message.sessionId) continue;
       send(conn, ['push', { self: ANONYMOUS_USER }]);
@@ -84,6 +85,10 @@ export function createHub(fanout: Fanout) {
     /** Moves a session's sockets, on every process, to the session that replaced it. */
     rotateSession(from: number, to: number, user: User): Promise<void> {
       return fanout.publish({ kind: 'rotateSession', from, to, user });
+    },
+    /** Tells every process that a user's standing changed (API key checks they cached are dropped). */
+    userChanged(userId: number): Promise<void> {
+      return fanout.publish({ kind: 'userChanged', userId });
     },
     closeAll(code: number = SOCKET_CLOSE.goingAway, reason = 'Server shutting down'): void {
       for (const conn of connections) conn.socket.close(code, reason);

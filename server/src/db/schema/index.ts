@@ -3,6 +3,7 @@ export * from './audit-log';
 export * from './email-tokens';
 export * from './identities';
 export * from './images';
+export * from './keys';
 export * from './oauth-attempts';
 export * from './organizations';
 export * from './page-views';

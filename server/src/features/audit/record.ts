@@ -25,7 +25,11 @@ export type AuditAction =
   | 'user.delete'
   | 'organization.create'
   | 'organization.update'
-  | 'organization.delete';
+  | 'organization.delete'
+  | 'key.create'
+  | 'key.update'
+  | 'key.rotate'
+  | 'key.revoke';
 
 export interface AuditEntry {
   action: AuditAction;

@@ -12,7 +12,8 @@ import { countResults } from './metrics';
 import { invalid, OPTION_NAMES, parseOptions, wantsCsv } from './options';
 import { identify, type LookupDeps, lookupAndShape, meter, type Prepared, prepare } from './service';
 
-export const LOOKUP_PREFIXES = ['/v2/identities'] as const;
+/** /v1 answers exactly as /v2 does, so clients of the original API switch by changing only the base URL. */
+export const LOOKUP_PREFIXES = ['/v2/identities', '/v1/identities'] as const;
 
 export const POST_MESSAGES = {
   body: 'Please send a JSON object with inputs: a list of 1 to 1,000 inputs.',

@@ -70,6 +70,7 @@ export function createUserManagement(deps: ManageDeps) {
 
   async function announce(ended: number[], entry: UserEntry): Promise<void> {
     await Promise.all(ended.map((id) => deps.hub.endSession(id)));
+    await deps.hub.userChanged(entry.id); // their API keys are checked afresh
     if (entry.organizationId !== null) {
       await deps.hub.publish(`organization:${entry.organizationId}`, { users: { [entry.id]: entry } });
     }

@@ -1,0 +1,180 @@
+/**
+ * /v2/keys (issue 5): a user makes and manages their own API keys; an organization's administrators manage its
+ * members' keys; super and root every key. Out of reach answers 404, like missing. The secret is in the reply to
+ * POST /v2/keys and to a rotation, and nowhere else ever.
+ */
+import type { ApiKey, User } from '@tessera/common/entities';
+import { KEY_MESSAGES } from '@tessera/common/keys';
+import { isRecordType } from '@tessera/common/record-types';
+import { hasRank } from '@tessera/common/roles';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Database, Executor } from '../../db/client';
+import { users } from '../../db/schema';
+import { requireRank } from '../../http/auth';
+import { BadRequest, NotFound } from '../../http/errors';
+import { deleted, keyed } from '../../http/keyed';
+import type { Hub } from '../../socket/hub';
+import { type AuditAction, audit } from '../audit/record';
+import { actsAcrossOrganizations } from '../console/access';
+import { findKey, insertKey, type KeyRow, listKeys, toApiKey, updateKey } from './repo';
+import { keyBody, keyParams, keyPatch, rotateBody } from './schemas';
+import { newKeyId, newSecret, type Sealer, sha256Hex } from './secrets';
+import type { KeyVerifier } from './verify';
+
+export interface KeyRouteDeps {
+  database: Database;
+  hub: Hub;
+  sealer: Sealer;
+  verifier: KeyVerifier;
+}
+
+/** Whether `user` may see and change `key`. */
+export function canManageKey(user: User, key: Pick<KeyRow, 'userId' | 'organizationId'>): boolean {
+  if (key.userId === user.id || actsAcrossOrganizations(user)) return true;
+  return hasRank(user.role, 'admin') && user.organizationId !== null && key.organizationId === user.organizationId;
+}
+
+/** A key may receive only record types its user may (an empty list of the user's means all). */
+function checkRecordTypes(user: User, types: string[] | undefined): void {
+  if (!types || user.allowedRecordTypes.length === 0) return;
+  const own = user.allowedRecordTypes.filter(isRecordType) as string[];
+  const outside = types.find((t) => !own.includes(t));
+  if (outside) {
+    const message = KEY_MESSAGES.recordTypeNotYours(outside);
+    throw new BadRequest(message, [{ path: 'body.allowedRecordTypes', message }]);
+  }
+}
+
+function sealed(sealer: Sealer, secret: string) {
+  return { secretSha256: sha256Hex(secret), secretLastFour: secret.slice(-4), secretSealed: sealer.seal(secret) };
+}
+
+export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { database, hub, sealer, verifier } = deps;
+
+  const auditKey = (db: Executor, request: FastifyRequest, action: AuditAction, id: string, detail?: object) =>
+    audit(db, {
+      action,
+      actorId: request.user.id,
+      impersonatorId: request.user.impersonator,
+      targetType: 'key',
+      targetId: id,
+      ip: request.ip,
+      detail: detail as Record<string, unknown> | undefined,
+    });
+
+  /** Tells the owner's and the organization's consoles, then replies. */
+  async function publish(row: KeyRow, item: ApiKey | Record<string, unknown>) {
+    const keys = { [row.id]: item };
+    await hub.publish(`self:${row.userId}`, { keys });
+    if (row.organizationId !== null) await hub.publish(`organization:${row.organizationId}`, { keys });
+  }
+
+  async function reachable(db: Executor, user: User, id: string, forUpdate = false): Promise<KeyRow> {
+    const row = await findKey(db, id, forUpdate);
+    if (!row || !canManageKey(user, row)) throw new NotFound(KEY_MESSAGES.notFound);
+    return row;
+  }
+
+  r.get('/v2/keys', { preHandler: requireRank('user') }, async (request) => {
+    const { user } = request;
+    const scope = actsAcrossOrganizations(user)
+      ? {}
+      : hasRank(user.role, 'admin') && user.organizationId !== null
+        ? { organizationId: user.organizationId }
+        : { userId: user.id };
+    return { keys: keyed((await listKeys(database.db, scope)).map(toApiKey)) };
+  });
+
+  r.get('/v2/keys/:id', { preHandler: requireRank('user'), schema: { params: keyParams } }, async (request) => {
+    return { keys: keyed([toApiKey(await reachable(database.db, request.user, request.params.id))]) };
+  });
+
+  r.post('/v2/keys', { preHandler: requireRank('user'), schema: { body: keyBody } }, async (request, reply) => {
+    const { user } = request;
+    checkRecordTypes(user, request.body.allowedRecordTypes);
+    const secret = newSecret();
+    const row = await database.transaction(async (tx) => {
+      const created = await insertKey(tx, {
+        ...request.body,
+        id: newKeyId(),
+        userId: user.id,
+        organizationId: user.organizationId,
+        ...sealed(sealer, secret),
+      });
+      await auditKey(tx, request, 'key.create', created.id);
+      return created;
+    });
+    await verifier.changed(row.id); // a process that was told this id is unknown forgets that
+    await publish(row, toApiKey(row));
+    reply.code(201);
+    return { keys: keyed([{ ...toApiKey(row), secret }]) };
+  });
+
+  r.put(
+    '/v2/keys/:id',
+    { preHandler: requireRank('user'), schema: { params: keyParams, body: keyPatch } },
+    async (request) => {
+      const row = await database.transaction(async (tx) => {
+        const current = await reachable(tx, request.user, request.params.id, true);
+        // The key's own user bounds its record types, whoever edits it.
+        if (request.body.allowedRecordTypes) {
+          const [owner] = await tx
+            .select({ types: users.allowedRecordTypes })
+            .from(users)
+            .where(eq(users.id, current.userId));
+          checkRecordTypes(
+            { ...request.user, allowedRecordTypes: owner?.types ?? [] },
+            request.body.allowedRecordTypes,
+          );
+        }
+        const updated = await updateKey(tx, current.id, request.body);
+        await auditKey(tx, request, 'key.update', current.id, { fields: Object.keys(request.body) });
+        return updated;
+      });
+      await verifier.changed(row.id);
+      await publish(row, toApiKey(row));
+      return { keys: keyed([toApiKey(row)]) };
+    },
+  );
+
+  r.post(
+    '/v2/keys/:id/rotate',
+    { preHandler: requireRank('user'), schema: { params: keyParams, body: rotateBody } },
+    async (request) => {
+      const { graceSeconds } = request.body;
+      const secret = newSecret();
+      const row = await database.transaction(async (tx) => {
+        const current = await reachable(tx, request.user, request.params.id, true);
+        const grace = graceSeconds > 0;
+        const updated = await updateKey(tx, current.id, {
+          ...sealed(sealer, secret),
+          previousSha256: grace ? current.secretSha256 : null,
+          previousSealed: grace ? current.secretSealed : null,
+          previousValidUntil: grace ? new Date(Date.now() + graceSeconds * 1000) : null,
+        });
+        await auditKey(tx, request, 'key.rotate', current.id, { graceSeconds });
+        return updated;
+      });
+      await verifier.changed(row.id);
+      await publish(row, toApiKey(row));
+      return { keys: keyed([{ ...toApiKey(row), secret }]) };
+    },
+  );
+
+  r.delete('/v2/keys/:id', { preHandler: requireRank('user'), schema: { params: keyParams } }, async (request) => {
+    const row = await database.transaction(async (tx) => {
+      const current = await reachable(tx, request.user, request.params.id, true);
+      const revoked = await updateKey(tx, current.id, { deletedAt: new Date() });
+      await auditKey(tx, request, 'key.revoke', current.id);
+      return revoked;
+    });
+    await verifier.changed(row.id);
+    const gone = deleted(row.id, row.deletedAt!);
+    await publish(row, gone[row.id]!);
+    return { keys: gone };
+  });
+}
