@@ -17,6 +17,8 @@ import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '@tessera/server/config';
 import { openDatabase } from '@tessera/server/db/client';
+import { migrate } from '@tessera/server/db/migrate';
+import { ensureDemoOrganization } from '@tessera/server/features/contracts/demo';
 import { generateGraph } from '@tessera/server/features/people/generate/graph';
 import { signInOverHttp } from '@tessera/server/test/http-session';
 import { freePort, runChild, runCli } from '@tessera/server/test/process';
@@ -127,10 +129,19 @@ if (postgres && importRate) {
   pgbenchInit = { scale: 10, rows: 1_000_000, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
 }
 
-// 3. A user of the product, and the server.
+// 3. A user of the product (in the Demo organization, with its contract), and the server.
+{
+  const database = await openDatabase(postgres ? { url: values.url! } : { dataDir });
+  try {
+    await migrate(database);
+    await ensureDemoOrganization(database);
+  } finally {
+    await database.close();
+  }
+}
 const email = `bench-${Date.now()}@tessera.test`;
 const password = 'Bench-pass-1!';
-const created = await runCli(['user', 'create', '--email', email, '--role', 'user'], {
+const created = await runCli(['user', 'create', '--email', email, '--role', 'user', '--organization', 'Demo'], {
   ...storage,
   TESSERA_PASSWORD: password,
 });

@@ -16,12 +16,14 @@ import { registerImpersonationRoutes } from './features/auth/impersonation';
 import { createSessionRotation } from './features/auth/rotation';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
+import { createBilling } from './features/contracts/billing';
+import { registerContractRoutes } from './features/contracts/routes';
 import { sessionAuthenticator } from './features/identities/caller';
 import { registerLookupRoutes } from './features/identities/routes';
 import { registerImageRoutes } from './features/images/routes';
 import { keyAuthenticator } from './features/keys/authenticator';
 import { registerKeyRoutes } from './features/keys/routes';
-import { createSealer, loadKeyEncryptionKey } from './features/keys/secrets';
+import { lazySealer, loadKeyEncryptionKey } from './features/keys/secrets';
 import { createKeyVerifier } from './features/keys/verify';
 import { registerOauthRoutes } from './features/oauth/routes';
 import { registerOrganizationRoutes } from './features/organizations/routes';
@@ -155,15 +157,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerSessionRoutes(app, { database, sessions, hub });
   registerImageRoutes(app, { database });
-  const sealer = createSealer(await loadKeyEncryptionKey(database, config.keyEncryptionKey));
+  const sealer = lazySealer(() => loadKeyEncryptionKey(database, config.keyEncryptionKey));
   const verifier = createKeyVerifier({ database, fanout, sealer });
   registerKeyRoutes(app, { database, hub, sealer, verifier });
+  const billing = createBilling({ database, fanout });
+  registerContractRoutes(app, { database, hub, billing });
   await app.register(async (scope) => {
     // A PUT lookup's CSV body is read as it arrives, never buffered whole (features/identities/csv-stream.ts).
     scope.addContentTypeParser(['text/csv', 'application/csv'], (_request, payload, done) => done(null, payload));
     registerLookupRoutes(scope, {
       database,
       metering: deps.metering ?? createDatabaseMetering(database),
+      billing,
       templates: createTemplateStore(database),
       authenticators: [keyAuthenticator(verifier), sessionAuthenticator],
       model: FITTED_MODEL,

@@ -1,6 +1,7 @@
 /** Process entry: config -> database -> app -> listen. SIGTERM drains in-flight requests and exits 0. */
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { ensureDemoOrganization } from './features/contracts/demo';
 import { thousands } from './features/people/generate/progress';
 import { seedIdentities } from './features/people/import/seed';
 import { openFanout, openStorage } from './runtime';
@@ -12,6 +13,7 @@ export async function serve(): Promise<void> {
   const database = await openStorage(config, (line) => console.log(line));
   const seeding = await seedIdentities(database, config.seedIdentities);
   if (seeding.seeded) {
+    await ensureDemoOrganization(database);
     const { loaded, seconds } = seeding.summary;
     console.log(
       `Seeded the empty embedded database with ${thousands(loaded)} generated identities in ${seconds.toFixed(1)} s.`,

@@ -39,6 +39,16 @@ describe('tessera CLI', () => {
     expect(role.output).toContain('Unknown role "emperor".');
   });
 
+  it('user create refuses an organization that does not exist, and creates nobody', async () => {
+    const email = `u-${randomUUID()}@tessera.test`;
+    const args = ['user', 'create', '--email', email, '--password', 'Adm1n-passw0rd', '--organization', 'Nowhere Inc'];
+    const res = await runCli(args, env);
+    expect(res.code).toBe(2);
+    expect(res.output).toContain('No organization is named "Nowhere Inc".');
+    const retry = await runCli(['user', 'create', '--email', email, '--password', 'Adm1n-passw0rd'], env);
+    expect(retry.code).toBe(0);
+  });
+
   it('explains itself', async () => {
     const help = await runCli(['help'], env);
     expect(help.code).toBe(0);

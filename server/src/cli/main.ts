@@ -1,9 +1,11 @@
 /** The `tessera` command: `npm run tessera -- <command>`. */
 import { parseArgs } from 'node:util';
 import { isRole, ROLES } from '@tessera/common/roles';
+import { and, eq, isNull } from 'drizzle-orm';
 import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
+import { organizations } from '../db/schema';
 import { createUser } from '../features/users/service';
 import { AppError } from '../http/errors';
 import { serve } from '../main';
@@ -17,8 +19,10 @@ const USAGE = `Usage: npm run tessera -- <command>
 Commands:
   serve                                  start the server (what npm start runs after building the console)
   migrate                                apply database migrations and exit
-  user create --email E --role R [--password P] [--name N]
+  user create --email E --role R [--password P] [--name N] [--organization NAME]
                                          create a verified user; roles: ${ROLES.filter((r) => r !== 'anonymous').join(', ')}
+                                         --organization: an existing organization by name (a new embedded
+                                         database has "Demo", with a contract, so its users can call the API)
                                          the password may come from TESSERA_PASSWORD instead of the command line
   ${GENERATE_USAGE}
   ${IMPORT_USAGE}
@@ -33,6 +37,7 @@ async function userCreate(args: string[]): Promise<void> {
       role: { type: 'string', default: 'user' },
       password: { type: 'string' },
       name: { type: 'string', default: '' },
+      organization: { type: 'string' },
     },
   });
   if (!values.email) throw new UsageError('user create needs --email.');
@@ -40,8 +45,27 @@ async function userCreate(args: string[]): Promise<void> {
   const password = values.password ?? process.env.TESSERA_PASSWORD ?? null;
   const database = await openStorage(loadConfig());
   try {
-    const user = await createUser(database, { email: values.email, role: values.role, password, name: values.name });
-    console.log(`Created ${user.role} user ${user.id} <${user.email}>${password ? '' : ' without a password'}.`);
+    let organizationId: number | null = null;
+    if (values.organization !== undefined) {
+      const [org] = await database.db
+        .select({ id: organizations.id })
+        .from(organizations)
+        .where(and(eq(organizations.name, values.organization), isNull(organizations.deletedAt)))
+        .limit(1);
+      if (!org) throw new UsageError(`No organization is named "${values.organization}".`);
+      organizationId = org.id;
+    }
+    const user = await createUser(database, {
+      email: values.email,
+      role: values.role,
+      password,
+      name: values.name,
+      organizationId,
+    });
+    const where = values.organization === undefined ? '' : ` in ${values.organization}`;
+    console.log(
+      `Created ${user.role} user ${user.id} <${user.email}>${where}${password ? '' : ' without a password'}.`,
+    );
   } finally {
     await database.close();
   }

@@ -13,7 +13,9 @@ export type FanoutMessage =
   /** An API key was changed or revoked: every process forgets what it cached of it. */
   | { kind: 'keyChanged'; keyId: string }
   /** A user's role, standing or record types changed: every process forgets the keys of theirs it cached. */
-  | { kind: 'userChanged'; userId: number };
+  | { kind: 'userChanged'; userId: number }
+  /** An organization's contracts changed: every process reads its standing afresh. */
+  | { kind: 'contractChanged'; organizationId: number };
 
 export interface Fanout {
   readonly kind: 'memory' | 'redis';

@@ -16,7 +16,7 @@ import { buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
 import { type Database, openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
-import { organizations, users } from '../db/schema';
+import { contracts, organizations, users } from '../db/schema';
 import { currentAgreement, recordAcceptance } from '../features/terms/repo';
 import type { Limiter } from '../features/throttle/limiter';
 import { createUser } from '../features/users/service';
@@ -146,6 +146,38 @@ export async function makeUser(
     if (agreement) await recordAcceptance(database.db, row.id, agreement.id, '127.0.0.1');
   }
   return { id: row.id, email: row.email, role, organizationId };
+}
+
+/** A contract in force for the organization (a year either side of now), priced as given. */
+export async function makeContract(
+  database: Database,
+  organizationId: number,
+  values: Partial<typeof contracts.$inferInsert> = {},
+) {
+  const year = 365 * 24 * 3600_000;
+  const [row] = await database.db
+    .insert(contracts)
+    .values({
+      organizationId,
+      startsAt: new Date(Date.now() - year),
+      endsAt: new Date(Date.now() + year),
+      pricePerRequest: 0.001,
+      pricePerIdentity: 0.01,
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+/** A user of a fresh organization with a contract in force: someone who may call the lookup API. */
+export async function makeCustomer(
+  database: Database,
+  role: Role = 'user',
+  options: { allowedRecordTypes?: string[]; contract?: Partial<typeof contracts.$inferInsert> } = {},
+): Promise<Member> {
+  const org = await makeOrganization(database);
+  await makeContract(database, org.id, options.contract);
+  return makeUser(database, role, org.id, { allowedRecordTypes: options.allowedRecordTypes });
 }
 
 export const CONSOLE_HEADERS = { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' };

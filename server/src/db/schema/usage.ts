@@ -2,7 +2,18 @@
  * Usage (issue 4 hands every lookup's metrics here; issue 5 adds cost, group commit and rollups): one row per
  * lookup call, with the spec §3 metrics it produced. Exactly once by request id.
  */
-import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const metric = (name: string) => integer(name).notNull().default(0);
 
@@ -43,10 +54,60 @@ export const usage = pgTable(
     companies: metric('companies'),
     bestMatchScores: metric('best_match_scores'),
     milliseconds: metric('milliseconds'),
+    /** Dollars, priced by the organization's contract when the call was served. */
+    cost: numeric('cost', { precision: 16, scale: 6, mode: 'number' }).notNull().default(0),
   },
   (t) => [
     uniqueIndex('usage_request_idx').on(t.requestId),
     index('usage_organization_at_idx').on(t.organizationId, t.at),
     index('usage_user_at_idx').on(t.userId, t.at),
+  ],
+);
+
+const total = (name: string) => bigint(name, { mode: 'number' }).notNull().default(0);
+
+/**
+ * Usage summed by hour and by day (UTC) for fast charts, kept current by the same statement that writes the
+ * usage rows. No organization is 0 and no key is '' here, so the key can be a primary key.
+ */
+export const usageRollups = pgTable(
+  'usage_rollups',
+  {
+    bucket: text('bucket').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    organizationId: integer('organization_id').notNull(),
+    userId: integer('user_id').notNull(),
+    keyId: text('key_id').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    requests: total('requests'),
+    inputs: total('inputs'),
+    inputsWithIdentities: total('inputs_with_identities'),
+    identities: total('identities'),
+    identitiesWithBehaviors: total('identities_with_behaviors'),
+    identitiesWithData: total('identities_with_data'),
+    identitiesWithDevices: total('identities_with_devices'),
+    identitiesWithEmails: total('identities_with_emails'),
+    identitiesWithIps: total('identities_with_ips'),
+    identitiesWithPhones: total('identities_with_phones'),
+    identitiesWithProperties: total('identities_with_properties'),
+    identitiesWithVehicles: total('identities_with_vehicles'),
+    identitiesWithFinances: total('identities_with_finances'),
+    identitiesWithCompanies: total('identities_with_companies'),
+    behaviors: total('behaviors'),
+    devices: total('devices'),
+    emails: total('emails'),
+    ips: total('ips'),
+    phones: total('phones'),
+    properties: total('properties'),
+    vehicles: total('vehicles'),
+    companies: total('companies'),
+    bestMatchScores: total('best_match_scores'),
+    milliseconds: total('milliseconds'),
+    cost: numeric('cost', { precision: 18, scale: 6, mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bucket, t.at, t.organizationId, t.userId, t.keyId, t.method, t.path] }),
+    index('usage_rollups_organization_idx').on(t.organizationId, t.bucket, t.at),
   ],
 );

@@ -3,7 +3,7 @@ import { LOOKUP_MESSAGES } from '@tessera/common/lookup-inputs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeUser, signIn, type TestApp, testDatabase } from '../../test/harness';
+import { buildTestApp, makeCustomer, signIn, type TestApp, testDatabase } from '../../test/harness';
 import { POST_MESSAGES } from './routes';
 import { daysAgo, load, md5, person, sha256, suppress, uniqueEmail, uniqueIpv6 } from './test-people';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
     },
   };
   t = await buildTestApp({ database: counted });
-  cookie = await signIn(t.app, (await makeUser(t.database, 'user')).email);
+  cookie = await signIn(t.app, (await makeCustomer(t.database)).email);
 });
 afterAll(() => t.app.close());
 
@@ -176,7 +176,7 @@ describe('POST lookups', () => {
   });
 
   it('gives a caller whose record types are all unknown no record types, not all of them', async () => {
-    const odd = await makeUser(t.database, 'user', null, { allowedRecordTypes: ['notAType'] });
+    const odd = await makeCustomer(t.database, 'user', { allowedRecordTypes: ['notAType'] });
     const oddCookie = await signIn(t.app, odd.email);
     const p = person();
     await load(t.database, p);

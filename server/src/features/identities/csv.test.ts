@@ -1,7 +1,7 @@
 /** CSV out of GET and POST, and PUT's streamed CSV in and out: columns, rows per identity, bad rows, bad headers. */
 import { LOOKUP_MESSAGES } from '@tessera/common/lookup-inputs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, CONSOLE_HEADERS, makeUser, signIn, type TestApp } from '../../test/harness';
+import { buildTestApp, CONSOLE_HEADERS, makeCustomer, signIn, type TestApp } from '../../test/harness';
 import { splitCsv } from '../people/import/csv-fields';
 import { CSV_INPUT_MESSAGES, MAX_RECORD_BYTES } from './csv-input';
 import { STREAM_BATCH, STREAM_MESSAGES } from './csv-stream';
@@ -12,7 +12,7 @@ let t: TestApp;
 let cookie: string;
 beforeAll(async () => {
   t = await buildTestApp();
-  cookie = await signIn(t.app, (await makeUser(t.database, 'user')).email);
+  cookie = await signIn(t.app, (await makeCustomer(t.database)).email);
 });
 afterAll(() => t.app.close());
 

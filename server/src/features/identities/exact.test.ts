@@ -3,7 +3,7 @@ import { LOOKUP_MESSAGES } from '@tessera/common/lookup-inputs';
 import { PII_MESSAGES } from '@tessera/common/lookups';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeUser, signIn, type TestApp } from '../../test/harness';
+import { buildTestApp, makeCustomer, makeUser, signIn, type TestApp } from '../../test/harness';
 import { NO_CREDENTIALS } from './caller';
 import { daysAgo, load, md5, person, sha256, uniqueEmail, uniqueIpv6 } from './test-people';
 
@@ -12,7 +12,7 @@ let cookie: string;
 const api = consoleClient(() => t.app);
 beforeAll(async () => {
   t = await buildTestApp();
-  cookie = await signIn(t.app, (await makeUser(t.database, 'user')).email);
+  cookie = await signIn(t.app, (await makeCustomer(t.database)).email);
 });
 afterAll(() => t.app.close());
 
@@ -166,7 +166,7 @@ describe('exact-key lookups', () => {
   });
 
   it('gives a user limited to some record types only those', async () => {
-    const limited = await makeUser(t.database, 'user', null, { allowedRecordTypes: ['emails'] });
+    const limited = await makeCustomer(t.database, 'user', { allowedRecordTypes: ['emails'] });
     const limitedCookie = await signIn(t.app, limited.email);
     const p = person();
     await load(t.database, p);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../config';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeUser, signIn, type TestApp } from '../../test/harness';
+import { buildTestApp, makeCustomer, signIn, type TestApp } from '../../test/harness';
 import { lookupRecordJsonSchema, lookupRecordSchema } from './lookup-record';
 import { load, person } from './test-people';
 
@@ -13,7 +13,7 @@ let t: TestApp;
 let cookie: string;
 beforeAll(async () => {
   t = await buildTestApp();
-  cookie = await signIn(t.app, (await makeUser(t.database, 'user')).email);
+  cookie = await signIn(t.app, (await makeCustomer(t.database)).email);
 });
 afterAll(() => t.app.close());
 

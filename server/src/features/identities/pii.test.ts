@@ -2,7 +2,7 @@
 import { PII_MESSAGES } from '@tessera/common/lookups';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeUser, signIn, type TestApp } from '../../test/harness';
+import { buildTestApp, makeCustomer, signIn, type TestApp } from '../../test/harness';
 import { load, person, suppress } from './test-people';
 
 let t: TestApp;
@@ -10,7 +10,7 @@ let cookie: string;
 const api = consoleClient(() => t.app);
 beforeAll(async () => {
   t = await buildTestApp();
-  cookie = await signIn(t.app, (await makeUser(t.database, 'user')).email);
+  cookie = await signIn(t.app, (await makeCustomer(t.database)).email);
 });
 afterAll(() => t.app.close());
 

@@ -7,6 +7,8 @@ import type { CallMetrics } from '@tessera/common/usage';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client';
 import { BadRequest, Unavailable, Unprocessable } from '../../http/errors';
+import type { Billing, Terms } from '../contracts/billing';
+import { costMicros } from '../contracts/pricing';
 import type { MatchModel } from '../scoring/model';
 import { TemplateError } from '../templates/evaluate';
 import { DEFAULT_TEMPLATE_ID, type ResolvedTemplate, TEMPLATE_MESSAGES, type TemplateStore } from '../templates/store';
@@ -21,6 +23,7 @@ import { createShaper, type Shaper } from './shape';
 export interface LookupDeps {
   database: Database;
   metering: Metering;
+  billing: Billing;
   templates: TemplateStore;
   authenticators: readonly LookupAuthenticator[];
   model: MatchModel;
@@ -28,19 +31,28 @@ export interface LookupDeps {
 
 export const USAGE_UNAVAILABLE = 'Usage could not be recorded, so the call was not answered or charged. Please retry.';
 
+/** A caller whose organization may call, with the terms the call is priced by (null: at nothing). */
+export type Admitted = LookupCaller & { terms: Terms | null };
+
 /** One call's settings, fixed before any input is searched. */
 export interface Prepared {
-  caller: LookupCaller;
+  caller: Admitted;
   template: ResolvedTemplate;
   engine: LookupOptions;
   explain: boolean;
   shaper(): Shaper;
 }
 
-/** Who calls, before anything of the request is read: an unknown caller learns nothing about its input. */
-export const identify = (deps: LookupDeps, request: FastifyRequest) => authenticate(request, deps.authenticators);
+/**
+ * Who calls, and whether their organization may (402 otherwise), before anything of the request is read: an
+ * unknown or unpaid caller learns nothing about its input.
+ */
+export async function identify(deps: LookupDeps, request: FastifyRequest): Promise<Admitted> {
+  const caller = await authenticate(request, deps.authenticators);
+  return { ...caller, terms: await deps.billing.admit(caller) };
+}
 
-export async function prepare(deps: LookupDeps, caller: LookupCaller, options: LookupOptionsInput): Promise<Prepared> {
+export async function prepare(deps: LookupDeps, caller: Admitted, options: LookupOptionsInput): Promise<Prepared> {
   const templateId = options.template ?? DEFAULT_TEMPLATE_ID;
   let template: ResolvedTemplate | null;
   try {
@@ -96,8 +108,10 @@ export async function lookupAndShape(
 export async function meter(
   deps: LookupDeps,
   request: FastifyRequest,
-  call: { caller: LookupCaller; endpoint: LookupEndpoint; metrics: CallMetrics; status?: number },
+  call: { caller: Admitted; endpoint: LookupEndpoint; metrics: CallMetrics; status?: number },
 ): Promise<void> {
+  const { caller } = call;
+  const cost = caller.terms ? costMicros(caller.terms, call.metrics) : 0;
   try {
     await deps.metering.record({
       requestId: String(request.id),
@@ -108,7 +122,9 @@ export async function meter(
       path: `/${call.endpoint}`,
       status: call.status ?? 200,
       metrics: call.metrics,
+      costMicros: cost,
     });
+    deps.billing.charged(caller.organizationId, cost);
   } catch (error) {
     request.log.error({ err: error }, 'usage could not be recorded');
     throw new Unavailable(USAGE_UNAVAILABLE);

@@ -1,7 +1,7 @@
 /** Templates on lookups: the system ones, an organization's own, versions, sharing, and every failure as 422. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeOrganization, makeUser, signIn, type TestApp } from '../../test/harness';
+import { buildTestApp, makeContract, makeOrganization, makeUser, signIn, type TestApp } from '../../test/harness';
 import { TEMPLATE_LIMITS } from '../templates/evaluate';
 import { addVersion, createTemplate, publishVersion } from '../templates/repo';
 import { latestPublished, TEMPLATE_MESSAGES } from '../templates/store';
@@ -16,6 +16,7 @@ const p = person();
 beforeAll(async () => {
   t = await buildTestApp();
   organizationId = (await makeOrganization(t.database)).id;
+  await makeContract(t.database, organizationId);
   const user = await makeUser(t.database, 'user', organizationId);
   userId = user.id;
   cookie = await signIn(t.app, user.email);

@@ -4,7 +4,15 @@ import { buildApp } from '../../app';
 import { type Database, openDatabase } from '../../db/client';
 import { memoryFanout } from '../../socket/fanout';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeOrganization, makeUser, signIn, type TestApp, testConfig } from '../../test/harness';
+import {
+  buildTestApp,
+  makeContract,
+  makeOrganization,
+  makeUser,
+  signIn,
+  type TestApp,
+  testConfig,
+} from '../../test/harness';
 import { createDatabaseMetering } from '../usage/metering';
 import { USAGE_UNAVAILABLE } from './service';
 import { load, person, uniqueEmail } from './test-people';
@@ -17,6 +25,7 @@ const api = consoleClient(() => t.app);
 beforeAll(async () => {
   t = await buildTestApp();
   organizationId = (await makeOrganization(t.database)).id;
+  await makeContract(t.database, organizationId);
   const user = await makeUser(t.database, 'user', organizationId);
   userId = user.id;
   cookie = await signIn(t.app, user.email);

@@ -3,7 +3,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { KEY_MESSAGES } from '@tessera/common/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeOrganization, makeUser, signIn, type TestApp } from '../../test/harness';
+import { buildTestApp, makeContract, makeOrganization, makeUser, signIn, type TestApp } from '../../test/harness';
 import { load, person } from '../identities/test-people';
 
 let t: TestApp;
@@ -15,6 +15,7 @@ const email = p.emails[0]!.address;
 beforeAll(async () => {
   t = await buildTestApp();
   const org = await makeOrganization(t.database);
+  await makeContract(t.database, org.id);
   const user = await makeUser(t.database, 'user', org.id);
   userId = user.id;
   cookie = await signIn(t.app, user.email);
@@ -204,6 +205,7 @@ describe('lookups with an API key', () => {
 
   it('refuses the key of a user who was deactivated, from the moment they were', async () => {
     const org = await makeOrganization(t.database);
+    await makeContract(t.database, org.id);
     const admin = await makeUser(t.database, 'admin', org.id);
     const member = await makeUser(t.database, 'user', org.id);
     const memberCookie = await signIn(t.app, member.email);

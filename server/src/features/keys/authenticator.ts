@@ -11,12 +11,13 @@ import type { KeyVerifier } from './verify';
 
 const KEY_NAMES = new Set(['key', 'apikey', 'api_key', 'api-key', 'token', 'access_token', 'authorization', 'secret']);
 
+/** A plain key (id and secret, 48 letters and digits), not merely hex: hashes and device ids are inputs. */
+const PLAIN_KEY = /^(Bearer\s+)?(?![0-9a-fA-F]+$)[A-Za-z0-9]{48}$/;
+
 function looksLikeKey(name: string, value: unknown): boolean {
   if (KEY_NAMES.has(name.toLowerCase())) return true;
   const values = Array.isArray(value) ? value : [value];
-  return values.some(
-    (v) => typeof v === 'string' && parseAuthorization(`Bearer ${v.replace(/^Bearer\s+/i, '')}`) !== null,
-  );
+  return values.some((v) => typeof v === 'string' && PLAIN_KEY.test(v.trim()));
 }
 
 /** 400 when the request carries what looks like a key in its query string or cookies. */

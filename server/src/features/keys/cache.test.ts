@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeOrganization, makeUser, signIn, type TestApp, testDatabase } from '../../test/harness';
+import { buildTestApp, makeCustomer, signIn, type TestApp, testDatabase } from '../../test/harness';
 
 let t: TestApp;
 const statements: string[] = [];
@@ -21,7 +21,7 @@ afterAll(() => t.app.close());
 
 describe('API key cache', () => {
   it('reads a key once, then verifies it without the database; a wrong secret is refused from memory too', async () => {
-    const user = await makeUser(t.database, 'user', (await makeOrganization(t.database)).id);
+    const user = await makeCustomer(t.database);
     const api = consoleClient(() => t.app);
     const res = await api.post('/v2/keys', await signIn(t.app, user.email), { name: 'cached' });
     const key = Object.values(res.json().keys)[0] as { id: string; secret: string };

@@ -3,7 +3,7 @@ import { KEY_MESSAGES } from '@tessera/common/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisFanout } from '../../socket/fanout';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeOrganization, makeUser, signIn, type TestApp } from '../../test/harness';
+import { buildTestApp, makeCustomer, signIn, type TestApp } from '../../test/harness';
 
 const redisUrl = process.env.REDIS_URL;
 
@@ -20,7 +20,7 @@ describe.skipIf(!redisUrl)('API key revocation across processes (Redis)', () => 
   });
 
   it('revoked on one process, refused on the other as soon as the message arrives', async () => {
-    const user = await makeUser(a.database, 'user', (await makeOrganization(a.database)).id);
+    const user = await makeCustomer(a.database);
     const cookie = await signIn(a.app, user.email);
     const api = consoleClient(() => a.app);
     const created = await api.post('/v2/keys', cookie, { name: 'shared' });

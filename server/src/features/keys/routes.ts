@@ -47,8 +47,8 @@ function checkRecordTypes(user: User, types: string[] | undefined): void {
   }
 }
 
-function sealed(sealer: Sealer, secret: string) {
-  return { secretSha256: sha256Hex(secret), secretLastFour: secret.slice(-4), secretSealed: sealer.seal(secret) };
+async function sealed(sealer: Sealer, secret: string) {
+  return { secretSha256: sha256Hex(secret), secretLastFour: secret.slice(-4), secretSealed: await sealer.seal(secret) };
 }
 
 export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
@@ -97,13 +97,14 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
     const { user } = request;
     checkRecordTypes(user, request.body.allowedRecordTypes);
     const secret = newSecret();
+    const secretFields = await sealed(sealer, secret);
     const row = await database.transaction(async (tx) => {
       const created = await insertKey(tx, {
         ...request.body,
         id: newKeyId(),
         userId: user.id,
         organizationId: user.organizationId,
-        ...sealed(sealer, secret),
+        ...secretFields,
       });
       await auditKey(tx, request, 'key.create', created.id);
       return created;
@@ -147,11 +148,12 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
     async (request) => {
       const { graceSeconds } = request.body;
       const secret = newSecret();
+      const secretFields = await sealed(sealer, secret);
       const row = await database.transaction(async (tx) => {
         const current = await reachable(tx, request.user, request.params.id, true);
         const grace = graceSeconds > 0;
         const updated = await updateKey(tx, current.id, {
-          ...sealed(sealer, secret),
+          ...secretFields,
           previousSha256: grace ? current.secretSha256 : null,
           previousSealed: grace ? current.secretSealed : null,
           previousValidUntil: grace ? new Date(Date.now() + graceSeconds * 1000) : null,

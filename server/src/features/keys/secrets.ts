@@ -27,16 +27,16 @@ export function sameDigest(a: string, b: string): boolean {
 }
 
 export interface Sealer {
-  seal(secret: string): string;
+  seal(secret: string): Promise<string>;
   /** The secret, or null when it was sealed under another key-encryption key. */
-  open(sealed: string): string | null;
+  open(sealed: string): Promise<string | null>;
 }
 
 /** Sealed text: `{kek id}.{iv}.{tag}.{ciphertext}`, base64url; the kek id tells a changed KEY_ENCRYPTION_KEY apart. */
-export function createSealer(kek: Buffer): Sealer {
+export function createSealer(kek: Buffer) {
   const kekId = sha256Hex(kek.toString('base64')).slice(0, 8);
   return {
-    seal(secret) {
+    seal(secret: string): string {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', kek, iv);
       const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
@@ -44,7 +44,7 @@ export function createSealer(kek: Buffer): Sealer {
         .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
         .join('.');
     },
-    open(sealed) {
+    open(sealed: string): string | null {
       const [id, iv, tag, body] = sealed.split('.');
       if (id !== kekId || !iv || !tag || body === undefined) return null;
       try {
@@ -55,6 +55,25 @@ export function createSealer(kek: Buffer): Sealer {
         return null;
       }
     },
+  };
+}
+
+/**
+ * A sealer whose key-encryption key is read on first use (building the app touches no table), once; a failed read
+ * is tried again on the next use.
+ */
+export function lazySealer(load: () => Promise<Buffer>): Sealer {
+  let ready: Promise<ReturnType<typeof createSealer>> | null = null;
+  const sealer = () => {
+    ready ??= load().then(createSealer, (error: unknown) => {
+      ready = null;
+      throw error;
+    });
+    return ready;
+  };
+  return {
+    seal: async (secret) => (await sealer()).seal(secret),
+    open: async (sealed) => (await sealer()).open(sealed),
   };
 }
 

@@ -1,0 +1,165 @@
+/**
+ * Admission by contract (issue 5): before a lookup runs, its organization must have a contract in force and below
+ * its monthly limit, or the call answers 402. Each process keeps its organizations' contract and month-to-date
+ * spend for a few seconds (adding what it charges itself), and drops them when a contract changes anywhere (the
+ * fan-out). Staff (super, root) are metered and priced but never refused for payment.
+ */
+import { type ContractStatus, PAYMENT_MESSAGES } from '@tessera/common/contracts';
+import { hasRank, type Role } from '@tessera/common/roles';
+import type { Database } from '../../db/client';
+import { PaymentRequired } from '../../http/errors';
+import type { Fanout } from '../../socket/fanout';
+import { type Prices, toMicros } from './pricing';
+
+export interface Terms extends Prices {
+  contractId: number;
+  rateLimit: number | null;
+}
+
+interface Standing {
+  contract:
+    | (Prices & {
+        id: number;
+        startsAt: number;
+        endsAt: number;
+        status: ContractStatus;
+        monthlyLimit: number | null;
+        rateLimit: number | null;
+      })
+    | null;
+  spentMicros: number;
+  month: string;
+  until: number;
+}
+
+const KEEP_MS = 5_000;
+
+const LOAD = `select c.id, c.starts_at, c.ends_at, c.status, c.price_per_request, c.price_per_identity, c.group_prices,
+  c.monthly_limit, c.rate_limit,
+  (select coalesce(sum(r.cost), 0) from usage_rollups r where r.bucket = 'day' and r.organization_id = $1
+     and r.at >= $2::timestamptz) as spent
+from (select 1) one left join lateral (
+  select * from contracts where organization_id = $1
+  order by (starts_at <= now()) desc, case when starts_at <= now() then starts_at end desc nulls last, starts_at
+  limit 1
+) c on true`;
+
+interface Row {
+  id: number | null;
+  starts_at: Date | string;
+  ends_at: Date | string;
+  status: ContractStatus;
+  price_per_request: string;
+  price_per_identity: string;
+  group_prices: Record<string, number>;
+  monthly_limit: string | null;
+  rate_limit: number | null;
+  spent: string;
+}
+
+const monthOf = (at: number) => new Date(at).toISOString().slice(0, 7);
+const monthStart = (month: string) => `${month}-01T00:00:00Z`;
+function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 1)).toISOString();
+}
+
+export interface Billing {
+  /** The terms a call is priced by (null: priced at nothing); 402 when the caller's organization may not call. */
+  admit(caller: { organizationId: number | null; role: Role }): Promise<Terms | null>;
+  /** Adds a served call's cost to this process's count of its organization's spend. */
+  charged(organizationId: number | null, micros: number): void;
+  /** Tells every process that an organization's contracts changed. */
+  changed(organizationId: number): Promise<void>;
+}
+
+export function createBilling(deps: { database: Database; fanout: Fanout; now?: () => number }): Billing {
+  const { database, fanout } = deps;
+  const now = deps.now ?? Date.now;
+  const cache = new Map<number, Standing>();
+  let generation = 0;
+  fanout.onMessage((m) => {
+    if (m.kind === 'contractChanged') {
+      generation++;
+      cache.delete(m.organizationId);
+    }
+  });
+
+  async function standing(organizationId: number): Promise<Standing> {
+    const at = now();
+    const month = monthOf(at);
+    const hit = cache.get(organizationId);
+    if (hit && hit.until > at && hit.month === month) return hit;
+    const started = generation;
+    const [row] = await database.query<Row>(LOAD, [organizationId, monthStart(month)], { prepare: true });
+    const fresh: Standing = {
+      contract:
+        row && row.id !== null
+          ? {
+              id: row.id,
+              startsAt: new Date(row.starts_at).getTime(),
+              endsAt: new Date(row.ends_at).getTime(),
+              status: row.status,
+              pricePerRequest: Number(row.price_per_request),
+              pricePerIdentity: Number(row.price_per_identity),
+              groupPrices: row.group_prices,
+              monthlyLimit: row.monthly_limit === null ? null : Number(row.monthly_limit),
+              rateLimit: row.rate_limit,
+            }
+          : null,
+      spentMicros: toMicros(Number(row?.spent ?? 0)),
+      month,
+      until: at + KEEP_MS,
+    };
+    if (generation === started) cache.set(organizationId, fresh);
+    return fresh;
+  }
+
+  /** Why the organization may not call now, or null when it may. */
+  function refusal(s: Standing, at: number): string | null {
+    const c = s.contract;
+    if (!c) return PAYMENT_MESSAGES.none;
+    if (c.startsAt > at) return PAYMENT_MESSAGES.notStarted(new Date(c.startsAt).toISOString());
+    if (c.endsAt <= at) return PAYMENT_MESSAGES.ended(new Date(c.endsAt).toISOString());
+    if (c.status === 'suspended') return PAYMENT_MESSAGES.suspended;
+    if (c.status === 'cancelled') return PAYMENT_MESSAGES.cancelled;
+    if (c.monthlyLimit !== null && s.spentMicros >= toMicros(c.monthlyLimit)) {
+      return PAYMENT_MESSAGES.limit(c.monthlyLimit, nextMonth(s.month));
+    }
+    return null;
+  }
+
+  return {
+    async admit(caller) {
+      const staff = hasRank(caller.role, 'super');
+      if (caller.organizationId === null) {
+        if (staff) return null;
+        throw new PaymentRequired(PAYMENT_MESSAGES.noOrganization);
+      }
+      const s = await standing(caller.organizationId);
+      const at = now();
+      const why = refusal(s, at);
+      if (why && !staff) throw new PaymentRequired(why);
+      const c = s.contract;
+      // Staff outside a contract in force are priced at nothing; inside one (over its limit too), as anyone.
+      if (c?.status !== 'active' || c.startsAt > at || c.endsAt <= at) return null;
+      return {
+        contractId: c.id,
+        pricePerRequest: c.pricePerRequest,
+        pricePerIdentity: c.pricePerIdentity,
+        groupPrices: c.groupPrices,
+        rateLimit: c.rateLimit,
+      };
+    },
+    charged(organizationId, micros) {
+      if (organizationId === null) return;
+      const s = cache.get(organizationId);
+      if (s) s.spentMicros += micros;
+    },
+    async changed(organizationId) {
+      generation++;
+      cache.delete(organizationId);
+      await fanout.publish({ kind: 'contractChanged', organizationId });
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/** Group commit: calls that finish while a write runs share the next one; a request id is counted once, ever. */
+import { randomUUID } from 'node:crypto';
+import { emptyMetrics } from '@tessera/common/usage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../db/client';
+import { testDatabase } from '../../test/harness';
+import { createGroupMetering, MAX_GROUP, type UsageEvent, writeUsage } from './metering';
+
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+
+function event(userId: number, over: Partial<UsageEvent> = {}): UsageEvent {
+  return {
+    requestId: randomUUID(),
+    userId,
+    organizationId: null,
+    keyId: 'k',
+    method: 'GET',
+    path: '/byEmail',
+    status: 200,
+    metrics: { ...emptyMetrics(), inputs: 1, identities: 2 },
+    costMicros: 1500,
+    ...over,
+  };
+}
+const userId = () => 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
+const count = async (user: number) =>
+  (await database.query<{ n: number }>('select count(*)::int as n from usage where user_id = $1', [user]))[0]!.n;
+
+describe('usage metering', () => {
+  it('writes whatever queued during a write in the next single statement', async () => {
+    const groups: number[] = [];
+    const metering = createGroupMetering(async (events) => {
+      groups.push(events.length);
+      await writeUsage(database, events);
+    });
+    const user = userId();
+    await Promise.all(Array.from({ length: 50 }, () => metering.record(event(user))));
+    expect(groups).toEqual([1, 49]);
+    expect(metering.writes).toBe(2);
+    expect(await count(user)).toBe(50);
+  });
+
+  it(`takes at most ${MAX_GROUP} calls in one statement`, async () => {
+    const groups: number[] = [];
+    const metering = createGroupMetering(async (events) => {
+      groups.push(events.length);
+      await writeUsage(database, events);
+    });
+    const user = userId();
+    await Promise.all(Array.from({ length: MAX_GROUP + 2 }, () => metering.record(event(user))));
+    expect(groups).toEqual([1, MAX_GROUP, 1]);
+    expect(await count(user)).toBe(MAX_GROUP + 2);
+  });
+
+  it('counts a request id once in usage and rollups, however often it is written', async () => {
+    const user = userId();
+    const once = event(user);
+    expect(await writeUsage(database, [once, event(user)])).toBe(2);
+    expect(await writeUsage(database, [once])).toBe(0);
+    expect(await count(user)).toBe(2);
+    const rollups = await database.query<{ bucket: string; requests: string; identities: string; cost: string }>(
+      'select bucket, requests, identities, cost from usage_rollups where user_id = $1 order by bucket',
+      [user],
+    );
+    expect(rollups.map((r) => [r.bucket, Number(r.requests), Number(r.identities), Number(r.cost)])).toEqual([
+      ['day', 2, 4, 0.003],
+      ['hour', 2, 4, 0.003],
+    ]);
+  });
+
+  it('fails every call of a failed write, and writes the next group afresh', async () => {
+    const broken = await openDatabase({ dataDir: null }); // no usage table: the write fails as a lost database would
+    let writes = 0;
+    const metering = createGroupMetering((events) => writeUsage(writes++ === 0 ? broken : database, events));
+    const user = userId();
+    const first = metering.record(event(user));
+    const queued = [metering.record(event(user)), metering.record(event(user))];
+    await expect(first).rejects.toThrow();
+    await Promise.all(queued); // the two queued behind the failed write go in the next one
+    expect(writes).toBe(2);
+    expect(await count(user)).toBe(2);
+    await broken.close();
+  });
+});
