@@ -59,3 +59,12 @@ export const PII_MESSAGES = {
 /** Output formats: JSON by default, CSV by `format=csv` or an Accept header preferring text/csv. */
 export const LOOKUP_FORMATS = ['json', 'csv'] as const;
 export type LookupFormat = (typeof LOOKUP_FORMATS)[number];
+
+/** Rate limits of the lookup API (issue 5): requests a minute, per key and per organization, in a sliding window. */
+export const RATE_WINDOW_MS = 60_000;
+export const RATE_MESSAGES = {
+  key: (limit: number, seconds: number) =>
+    `This API key is limited to ${limit.toLocaleString('en-US')} requests a minute; please retry in ${seconds} s.`,
+  organization: (limit: number, seconds: number) =>
+    `Your organization is limited to ${limit.toLocaleString('en-US')} requests a minute; please retry in ${seconds} s.`,
+} as const;

@@ -34,6 +34,7 @@ import { registerSystemRoutes } from './features/system/routes';
 import { createTemplateStore } from './features/templates/store';
 import { registerTermsRoutes } from './features/terms/routes';
 import { type Limiter, openLimiter } from './features/throttle/limiter';
+import { openSlidingLimiter, type SlidingLimiter } from './features/throttle/sliding';
 import { createDatabaseMetering, type Metering } from './features/usage/metering';
 import { createUserManagement } from './features/users/manage';
 import { registerUserRoutes } from './features/users/routes';
@@ -57,6 +58,8 @@ export interface AppDeps {
   logger?: Logger;
   /** Throttling counters to share (tests); otherwise opened from config and closed with the app. */
   limiter?: Limiter;
+  /** Lookup rate-limit counters to share (tests); otherwise opened from config and closed with the app. */
+  rates?: SlidingLimiter;
   /** Where lookups' usage goes; by default a row per call in the database. */
   metering?: Metering;
 }
@@ -161,6 +164,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const verifier = createKeyVerifier({ database, fanout, sealer });
   registerKeyRoutes(app, { database, hub, sealer, verifier });
   const billing = createBilling({ database, fanout });
+  const rates = deps.rates ?? (await openSlidingLimiter(config.redisUrl));
+  if (!deps.rates) app.addHook('onClose', () => rates.close());
   registerContractRoutes(app, { database, hub, billing });
   await app.register(async (scope) => {
     // A PUT lookup's CSV body is read as it arrives, never buffered whole (features/identities/csv-stream.ts).
@@ -169,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       database,
       metering: deps.metering ?? createDatabaseMetering(database),
       billing,
+      rates,
       templates: createTemplateStore(database),
       authenticators: [keyAuthenticator(verifier), sessionAuthenticator],
       model: FITTED_MODEL,

@@ -19,6 +19,7 @@ import { migrate } from '../db/migrate';
 import { contracts, organizations, users } from '../db/schema';
 import { currentAgreement, recordAcceptance } from '../features/terms/repo';
 import type { Limiter } from '../features/throttle/limiter';
+import type { SlidingLimiter } from '../features/throttle/sliding';
 import { createUser } from '../features/users/service';
 import { loggerOptions } from '../logger';
 import { type Fanout, memoryFanout } from '../socket/fanout';
@@ -82,14 +83,20 @@ export interface TestApp {
 }
 
 export async function buildTestApp(
-  options: { env?: Record<string, string>; fanout?: Fanout; database?: Database; limiter?: Limiter } = {},
+  options: {
+    env?: Record<string, string>;
+    fanout?: Fanout;
+    database?: Database;
+    limiter?: Limiter;
+    rates?: SlidingLimiter;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await testDatabase());
   const config = testConfig(options.env);
   const fanout = options.fanout ?? memoryFanout();
   const logs: string[] = [];
   const logger = pino(loggerOptions('info'), { write: (line: string) => void logs.push(line) });
-  const app = await buildApp({ config, database, fanout, logger, limiter: options.limiter });
+  const app = await buildApp({ config, database, fanout, logger, limiter: options.limiter, rates: options.rates });
   return { app, database, config, fanout, logs };
 }
 

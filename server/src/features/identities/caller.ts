@@ -14,6 +14,8 @@ export interface LookupCaller {
   allowedRecordTypes: readonly string[];
   /** The API key used, or null for a console session. */
   keyId: string | null;
+  /** The key's own limit, requests a minute; null for none (and for a console session). */
+  rateLimit: number | null;
 }
 
 /** One way of proving who calls: the caller, or null when the request does not use this way. */
@@ -30,6 +32,7 @@ export const sessionAuthenticator: LookupAuthenticator = async (request) => {
     role: user.role,
     allowedRecordTypes: user.allowedRecordTypes,
     keyId: null,
+    rateLimit: null,
   };
 };
 

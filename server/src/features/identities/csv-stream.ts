@@ -112,7 +112,7 @@ export async function streamCsvLookup(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const caller = await identify(deps, request);
+  const caller = await identify(deps, request, reply);
   const options = parseOptions(request.query as Record<string, unknown>, 'querystring', []);
   const prepared = await prepare(deps, caller, options);
   const body = request.body as AsyncIterable<Buffer> | undefined;

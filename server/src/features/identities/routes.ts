@@ -63,7 +63,7 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
       const url = `${prefix}/${endpoint}`;
 
       app.get(url, async (request, reply) => {
-        const caller = await identify(deps, request);
+        const caller = await identify(deps, request, reply);
         const query = request.query as Record<string, unknown>;
         const options = parseOptions(query, 'querystring');
         const prepared = await prepare(deps, caller, options);
@@ -88,7 +88,7 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
       });
 
       app.post(url, async (request, reply) => {
-        const caller = await identify(deps, request);
+        const caller = await identify(deps, request, reply);
         const body = request.body as Record<string, unknown> | undefined;
         if (!body || typeof body !== 'object' || Array.isArray(body) || !Array.isArray(body.inputs)) {
           throw invalid([{ path: 'body.inputs', message: POST_MESSAGES.body }]);

@@ -2,16 +2,17 @@
  * A lookup call from start to end, whichever method brought it: who calls, which template, the search and its
  * scores, the identities shaped, and the usage recorded before the answer goes out.
  */
-import { LOOKUP_LIMITS, type LookupEndpoint } from '@tessera/common/lookups';
+import { LOOKUP_LIMITS, type LookupEndpoint, RATE_MESSAGES, RATE_WINDOW_MS } from '@tessera/common/lookups';
 import type { CallMetrics } from '@tessera/common/usage';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client';
-import { BadRequest, Unavailable, Unprocessable } from '../../http/errors';
+import { BadRequest, TooManyRequests, Unavailable, Unprocessable } from '../../http/errors';
 import type { Billing, Terms } from '../contracts/billing';
 import { costMicros } from '../contracts/pricing';
 import type { MatchModel } from '../scoring/model';
 import { TemplateError } from '../templates/evaluate';
 import { DEFAULT_TEMPLATE_ID, type ResolvedTemplate, TEMPLATE_MESSAGES, type TemplateStore } from '../templates/store';
+import type { RateDecision, SlidingLimiter } from '../throttle/sliding';
 import type { Metering } from '../usage/metering';
 import { authenticate, type LookupAuthenticator, type LookupCaller } from './caller';
 import { type LookupOptions, type Match, runLookup } from './engine';
@@ -24,6 +25,7 @@ export interface LookupDeps {
   database: Database;
   metering: Metering;
   billing: Billing;
+  rates: SlidingLimiter;
   templates: TemplateStore;
   authenticators: readonly LookupAuthenticator[];
   model: MatchModel;
@@ -47,9 +49,45 @@ export interface Prepared {
  * Who calls, and whether their organization may (402 otherwise), before anything of the request is read: an
  * unknown or unpaid caller learns nothing about its input.
  */
-export async function identify(deps: LookupDeps, request: FastifyRequest): Promise<Admitted> {
+export async function identify(deps: LookupDeps, request: FastifyRequest, reply: FastifyReply): Promise<Admitted> {
   const caller = await authenticate(request, deps.authenticators);
-  return { ...caller, terms: await deps.billing.admit(caller) };
+  const admitted = { ...caller, terms: await deps.billing.admit(caller) };
+  await limitRate(deps, admitted, reply);
+  return admitted;
+}
+
+function rateHeaders(reply: FastifyReply, d: RateDecision): void {
+  reply.header('ratelimit-limit', String(d.limit));
+  reply.header('ratelimit-remaining', String(d.remaining));
+  reply.header('ratelimit-reset', String(d.reset));
+}
+
+/**
+ * The key's limit, then the organization's (the contract's), each requests a minute in a sliding window: 429 with
+ * Retry-After past either; the RateLimit headers tell the tighter one.
+ */
+async function limitRate(deps: LookupDeps, caller: Admitted, reply: FastifyReply): Promise<void> {
+  const checks: { key: string; limit: number; message: (limit: number, seconds: number) => string }[] = [];
+  if (caller.keyId && caller.rateLimit) {
+    checks.push({ key: `key:${caller.keyId}`, limit: caller.rateLimit, message: RATE_MESSAGES.key });
+  }
+  if (caller.organizationId !== null && caller.terms?.rateLimit) {
+    checks.push({
+      key: `organization:${caller.organizationId}`,
+      limit: caller.terms.rateLimit,
+      message: RATE_MESSAGES.organization,
+    });
+  }
+  let tightest: RateDecision | null = null;
+  for (const check of checks) {
+    const decision = await deps.rates.hit(check.key, check.limit, RATE_WINDOW_MS);
+    if (!decision.allowed) {
+      rateHeaders(reply, decision);
+      throw new TooManyRequests(check.message(check.limit, decision.retryAfter), decision.retryAfter);
+    }
+    if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
+  }
+  if (tightest) rateHeaders(reply, tightest);
 }
 
 export async function prepare(deps: LookupDeps, caller: Admitted, options: LookupOptionsInput): Promise<Prepared> {

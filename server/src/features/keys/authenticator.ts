@@ -49,6 +49,7 @@ export function keyAuthenticator(verifier: KeyVerifier): LookupAuthenticator {
       role: key.role,
       allowedRecordTypes: key.allowedRecordTypes,
       keyId: key.keyId,
+      rateLimit: key.rateLimit,
     };
   };
 }

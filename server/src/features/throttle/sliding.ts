@@ -1,0 +1,113 @@
+/**
+ * Sliding-window rate limits for the lookup API (per key, per organization). The window is estimated from two fixed
+ * windows: the current one's count plus the previous one's, weighted by how much of it still overlaps the last
+ * `windowMs`. A refused call is not counted. In-process by default; with REDIS_URL one atomic script per check, so a
+ * limit holds across every server process.
+ */
+import { Redis } from 'ioredis';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  /** Calls left in the window after this one. */
+  remaining: number;
+  /** Seconds until the window has room again for one more (0 when allowed). */
+  retryAfter: number;
+  /** Seconds until the current fixed window ends. */
+  reset: number;
+}
+
+export interface SlidingLimiter {
+  hit(key: string, limit: number, windowMs: number): Promise<RateDecision>;
+  close(): Promise<void>;
+}
+
+/** The decision from the two windows' counts (`current` already including this call when allowed). */
+export function decide(
+  allowed: boolean,
+  current: number,
+  previous: number,
+  limit: number,
+  windowMs: number,
+  elapsedMs: number,
+): RateDecision {
+  const weight = 1 - elapsedMs / windowMs;
+  const estimate = previous * weight + current;
+  const reset = Math.max(1, Math.ceil((windowMs - elapsedMs) / 1000));
+  if (allowed) {
+    return { allowed, limit, remaining: Math.max(0, Math.floor(limit - estimate)), retryAfter: 0, reset };
+  }
+  // When will previous * (1 - t / W) + current + 1 <= limit hold, this window or (if current alone is too many) the next?
+  let waitMs: number;
+  if (current + 1 <= limit && previous > 0) {
+    waitMs = windowMs * (1 - (limit - current - 1) / previous) - elapsedMs;
+  } else {
+    waitMs = windowMs - elapsedMs + Math.max(0, windowMs * (1 - (limit - 1) / Math.max(current, 1)));
+  }
+  return { allowed, limit, remaining: 0, retryAfter: Math.max(1, Math.ceil(waitMs / 1000)), reset };
+}
+
+export function memorySlidingLimiter(now: () => number = Date.now): SlidingLimiter {
+  const windows = new Map<string, { index: number; current: number; previous: number }>();
+  return {
+    async hit(key, limit, windowMs) {
+      const at = now();
+      const index = Math.floor(at / windowMs);
+      let w = windows.get(key);
+      if (!w || w.index < index - 1) w = { index, current: 0, previous: 0 };
+      else if (w.index === index - 1) w = { index, current: 0, previous: w.current };
+      windows.set(key, w);
+      if (windows.size > 100_000) {
+        for (const [k, v] of windows) if (v.index < index - 1) windows.delete(k);
+      }
+      const elapsed = at - index * windowMs;
+      const allowed = w.previous * (1 - elapsed / windowMs) + w.current + 1 <= limit;
+      if (allowed) w.current += 1;
+      return decide(allowed, w.current, w.previous, limit, windowMs, elapsed);
+    },
+    async close() {
+      windows.clear();
+    },
+  };
+}
+
+const PREFIX = 'tessera:rate:';
+const SCRIPT = `local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+if previous * tonumber(ARGV[1]) + current + 1 > tonumber(ARGV[2]) then return {0, current, previous} end
+current = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return {1, current, previous}`;
+
+export async function redisSlidingLimiter(url: string): Promise<SlidingLimiter> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
+  redis.on('error', () => {}); // reconnects by itself; calls report failures
+  await redis.connect();
+  redis.defineCommand('slidingHit', { numberOfKeys: 2, lua: SCRIPT });
+  const client = redis as Redis & {
+    slidingHit(current: string, previous: string, weight: number, limit: number, ttl: number): Promise<number[]>;
+  };
+  return {
+    async hit(key, limit, windowMs) {
+      // Redis's clock would be the one truth across processes; ours are close enough at this resolution.
+      const at = Date.now();
+      const index = Math.floor(at / windowMs);
+      const elapsed = at - index * windowMs;
+      const [allowed, current, previous] = await client.slidingHit(
+        `${PREFIX}${key}:${windowMs}:${index}`,
+        `${PREFIX}${key}:${windowMs}:${index - 1}`,
+        1 - elapsed / windowMs,
+        limit,
+        windowMs * 2,
+      );
+      return decide(allowed === 1, current!, previous!, limit, windowMs, elapsed);
+    },
+    async close() {
+      await redis.quit().catch(() => undefined);
+    },
+  };
+}
+
+export function openSlidingLimiter(redisUrl: string | null): Promise<SlidingLimiter> {
+  return redisUrl ? redisSlidingLimiter(redisUrl) : Promise.resolve(memorySlidingLimiter());
+}
