@@ -68,3 +68,21 @@ export const RATE_MESSAGES = {
   organization: (limit: number, seconds: number) =>
     `Your organization is limited to ${limit.toLocaleString('en-US')} requests a minute; please retry in ${seconds} s.`,
 } as const;
+
+/** Idempotency-Key on POST and PUT lookups (issue 5). */
+export const IDEMPOTENCY = {
+  header: 'idempotency-key',
+  keepHours: 24,
+  /** A first request still running after this long is taken to have died with its process. */
+  runningMinutes: 60,
+  /** Larger replies are served once but not kept for replay. */
+  maxStoredBytes: 16 * 1024 * 1024,
+  maxKeyLength: 255,
+} as const;
+export const IDEMPOTENCY_MESSAGES = {
+  key: `Please send an Idempotency-Key of 1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters.`,
+  otherRequest: 'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+  running: 'A request with this Idempotency-Key is still running; retry when it has finished.',
+  tooLarge:
+    'The reply to the request with this Idempotency-Key was too large to keep (over 16 MB); it was served and charged once. Use a new key to ask again.',
+} as const;

@@ -19,6 +19,7 @@ import { createAuthService } from './features/auth/service';
 import { createBilling } from './features/contracts/billing';
 import { registerContractRoutes } from './features/contracts/routes';
 import { sessionAuthenticator } from './features/identities/caller';
+import { createIdempotency } from './features/identities/idempotency';
 import { registerLookupRoutes } from './features/identities/routes';
 import { registerImageRoutes } from './features/images/routes';
 import { keyAuthenticator } from './features/keys/authenticator';
@@ -175,6 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       metering: deps.metering ?? createDatabaseMetering(database),
       billing,
       rates,
+      idempotency: createIdempotency(database),
       templates: createTemplateStore(database),
       authenticators: [keyAuthenticator(verifier), sessionAuthenticator],
       model: FITTED_MODEL,

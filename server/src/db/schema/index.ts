@@ -2,6 +2,7 @@ export * from './agreements';
 export * from './audit-log';
 export * from './contracts';
 export * from './email-tokens';
+export * from './idempotency';
 export * from './identities';
 export * from './images';
 export * from './keys';

@@ -6,18 +6,20 @@
  * the reply has begun. Usage is recorded when the last row is written; if that fails the reply is cut short, so
  * the client cannot mistake it for complete.
  */
+import type { Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { type InputName, LOOKUP_ENDPOINTS, type LookupEndpoint } from '@tessera/common/lookups';
+import { IDEMPOTENCY, type InputName, LOOKUP_ENDPOINTS, type LookupEndpoint } from '@tessera/common/lookups';
 import { emptyMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BadRequest, Unprocessable } from '../../http/errors';
 import { TemplateError } from '../templates/evaluate';
 import { type CsvRecord, csvRecords } from './csv-input';
 import { csvLine, flatten, sampleColumns, unionColumns } from './csv-output';
+import { type Claim, requestHasher } from './idempotency';
 import { type LookupInput, parseInput } from './inputs';
 import { countInput } from './metrics';
 import { parseOptions } from './options';
-import { identify, type LookupDeps, lookupAndShape, meter, type Prepared, prepare } from './service';
+import { type Admitted, identify, type LookupDeps, lookupAndShape, meter, type Prepared, prepare } from './service';
 
 /** Rows looked up together: one search per key type for all of them. */
 export const STREAM_BATCH = 500;
@@ -106,6 +108,8 @@ async function lookUp(
   });
 }
 
+const CSV_TYPE = 'text/csv; charset=utf-8';
+
 export async function streamCsvLookup(
   deps: LookupDeps,
   endpoint: LookupEndpoint,
@@ -115,10 +119,44 @@ export async function streamCsvLookup(
   const caller = await identify(deps, request, reply);
   const options = parseOptions(request.query as Record<string, unknown>, 'querystring', []);
   const prepared = await prepare(deps, caller, options);
-  const body = request.body as AsyncIterable<Buffer> | undefined;
-  if (!body || typeof (body as Partial<AsyncIterable<Buffer>>)[Symbol.asyncIterator] !== 'function') {
+  const received = request.body as AsyncIterable<Buffer> | undefined;
+  if (!received || typeof (received as Partial<AsyncIterable<Buffer>>)[Symbol.asyncIterator] !== 'function') {
     throw new BadRequest(STREAM_MESSAGES.body, [{ path: 'body', message: STREAM_MESSAGES.body }]);
   }
+  // With an Idempotency-Key the body is hashed as it is read: a repeat is told from another request at its end.
+  const claim = deps.idempotency.keyOf(request, caller);
+  const hasher = requestHasher(request);
+  const body = claim ? hashing(received, hasher) : received;
+  if (claim && !(await deps.idempotency.claim(claim, null, reply))) {
+    for await (const _ of body); // a repeat: its body is read only to compare it
+    await deps.idempotency.replayIfSame(claim, hasher.digest('hex'), reply);
+    return reply;
+  }
+  try {
+    return await answer(deps, endpoint, request, reply, caller, prepared, body, claim ? { claim, hasher } : null);
+  } catch (error) {
+    if (claim) await deps.idempotency.abandon(claim);
+    throw error;
+  }
+}
+
+async function* hashing(body: AsyncIterable<Buffer>, hasher: Hash): AsyncGenerator<Buffer> {
+  for await (const chunk of body) {
+    hasher.update(chunk);
+    yield chunk;
+  }
+}
+
+async function answer(
+  deps: LookupDeps,
+  endpoint: LookupEndpoint,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Admitted,
+  prepared: Prepared,
+  body: AsyncIterable<Buffer>,
+  idempotent: { claim: Claim; hasher: Hash } | null,
+): Promise<FastifyReply> {
   const records = csvRecords(body)[Symbol.asyncIterator]();
   const metrics = emptyMetrics();
   const header = headerOf((await records.next()).value as CsvRecord | undefined, endpoint);
@@ -145,31 +183,48 @@ export async function streamCsvLookup(
   // Usage is recorded however the stream ends, for the rows looked up so far: a client that hangs up after its
   // rows, or a failure half way, is still charged for what was served. Only a clean end waits for it, and a failed
   // write then cuts the reply short.
+  const disposition = `attachment; filename="${endpoint}-${request.id}.csv"`;
+  // Kept for an idempotent replay while it fits; past the limit only the fact that it was served is kept.
+  let kept: string[] | null = idempotent ? [] : null;
+  let keptBytes = 0;
+  function* keep(text: string): Generator<string> {
+    if (kept) {
+      keptBytes += Buffer.byteLength(text);
+      if (keptBytes > IDEMPOTENCY.maxStoredBytes) kept = null;
+      else kept.push(text);
+    }
+    yield text;
+  }
+
   async function* produce(): AsyncGenerator<string> {
     let complete = false;
     try {
-      yield csvLine([...header, ...columns, ERROR_COLUMN]);
-      yield lines(first);
+      yield* keep(csvLine([...header, ...columns, ERROR_COLUMN]));
+      yield* keep(lines(first));
       let failed: string | null = null;
       for (;;) {
         const rows = await readBatch(records, header, endpoint);
         if (rows.length === 0) break;
         if (failed) {
           // The template failed: the rest is marked, not looked up, so the reply stays row for row with the input.
-          yield lines(
-            rows.map((row) => ({ row, identities: [] })),
-            failed,
+          yield* keep(
+            lines(
+              rows.map((row) => ({ row, identities: [] })),
+              failed,
+            ),
           );
           continue;
         }
         try {
-          yield lines(await lookUp(deps, prepared, rows, metrics));
+          yield* keep(lines(await lookUp(deps, prepared, rows, metrics)));
         } catch (error) {
           if (!(error instanceof Unprocessable || error instanceof TemplateError)) throw error;
           failed = error.message;
-          yield lines(
-            rows.map((row) => ({ row, identities: [] })),
-            failed,
+          yield* keep(
+            lines(
+              rows.map((row) => ({ row, identities: [] })),
+              failed,
+            ),
           );
         }
       }
@@ -177,12 +232,28 @@ export async function streamCsvLookup(
     } finally {
       metrics.milliseconds = Math.round(reply.elapsedTime);
       const usage = meter(deps, request, { caller, endpoint, metrics });
-      if (complete) await usage;
-      else await usage.catch(() => {});
+      if (complete) {
+        await usage.catch(async (error) => {
+          if (idempotent) await deps.idempotency.abandon(idempotent.claim);
+          throw error;
+        });
+        if (idempotent) {
+          await deps.idempotency.finish(idempotent.claim, {
+            hash: idempotent.hasher.digest('hex'),
+            status: 200,
+            contentType: CSV_TYPE,
+            disposition,
+            body: kept ? Buffer.from(kept.join('')) : null,
+          });
+        }
+      } else {
+        await usage.catch(() => {});
+        if (idempotent) await deps.idempotency.abandon(idempotent.claim);
+      }
     }
   }
 
-  reply.header('content-disposition', `attachment; filename="${endpoint}-${request.id}.csv"`);
-  reply.type('text/csv; charset=utf-8');
+  reply.header('content-disposition', disposition);
+  reply.type(CSV_TYPE);
   return reply.send(Readable.from(produce()));
 }

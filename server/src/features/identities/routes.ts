@@ -7,6 +7,7 @@ import { LOOKUP_ENDPOINT_NAMES, LOOKUP_ENDPOINTS, LOOKUP_LIMITS, type LookupEndp
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { csvLine, flatten, sampleColumns, unionColumns } from './csv-output';
 import { streamCsvLookup } from './csv-stream';
+import { requestHasher } from './idempotency';
 import { type LookupInput, parseInput, parseInputs } from './inputs';
 import { countResults } from './metrics';
 import { invalid, OPTION_NAMES, parseOptions, wantsCsv } from './options';
@@ -101,23 +102,45 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
         const prepared = await prepare(deps, caller, options);
         const { inputs, errors } = parseInputs(endpoint, raws, (i) => `body.inputs.${i}`);
         if (errors.length > 0) throw invalid(errors);
-        const { matches, shaped } = await lookupAndShape(deps, prepared, inputs);
-        const metrics = countResults(matches);
-        metrics.milliseconds = Math.round(reply.elapsedTime);
-        await meter(deps, request, { caller: prepared.caller, endpoint, metrics });
-        reply.header('vary', 'accept');
-        if (wantsCsv(options.format, request.headers.accept)) {
-          return sendCsv(
-            reply,
-            prepared,
-            endpoint,
-            inputs.map((input, i) => ({ input, identities: shaped[i]! })),
-          );
+        // A repeat of a request already answered gets its reply again, neither run nor charged.
+        const claim = deps.idempotency.keyOf(request, caller);
+        const hash = requestHasher(request).update(JSON.stringify(body)).digest('hex');
+        if (claim && !(await deps.idempotency.claim(claim, hash, reply))) return reply;
+        try {
+          const { matches, shaped } = await lookupAndShape(deps, prepared, inputs);
+          const metrics = countResults(matches);
+          metrics.milliseconds = Math.round(reply.elapsedTime);
+          await meter(deps, request, { caller: prepared.caller, endpoint, metrics });
+          reply.header('vary', 'accept');
+          let text: string;
+          if (wantsCsv(options.format, request.headers.accept)) {
+            text = await sendCsv(
+              reply,
+              prepared,
+              endpoint,
+              inputs.map((input, i) => ({ input, identities: shaped[i]! })),
+            );
+          } else {
+            reply.type('application/json; charset=utf-8');
+            text = JSON.stringify({
+              requestId: request.id,
+              results: inputs.map((input, i) => ({ input: input.raw, identities: shaped[i]! })),
+            });
+          }
+          if (claim) {
+            await deps.idempotency.finish(claim, {
+              hash,
+              status: 200,
+              contentType: String(reply.getHeader('content-type')),
+              disposition: reply.getHeader('content-disposition') as string | undefined,
+              body: Buffer.from(text),
+            });
+          }
+          return text;
+        } catch (error) {
+          if (claim) await deps.idempotency.abandon(claim);
+          throw error;
         }
-        return {
-          requestId: request.id,
-          results: inputs.map((input, i) => ({ input: input.raw, identities: shaped[i]! })),
-        };
       });
 
       app.put(url, async (request, reply) => streamCsvLookup(deps, endpoint, request, reply));

@@ -16,6 +16,7 @@ import type { RateDecision, SlidingLimiter } from '../throttle/sliding';
 import type { Metering } from '../usage/metering';
 import { authenticate, type LookupAuthenticator, type LookupCaller } from './caller';
 import { type LookupOptions, type Match, runLookup } from './engine';
+import type { Idempotency } from './idempotency';
 import type { LookupInput } from './inputs';
 import type { LookupOptionsInput } from './options';
 import { visibleTypes } from './record-sql';
@@ -26,6 +27,7 @@ export interface LookupDeps {
   metering: Metering;
   billing: Billing;
   rates: SlidingLimiter;
+  idempotency: Idempotency;
   templates: TemplateStore;
   authenticators: readonly LookupAuthenticator[];
   model: MatchModel;
