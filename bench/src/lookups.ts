@@ -1,17 +1,4 @@
-/**
- * npm run -w bench lookups -- [--engine pglite|postgres] [--identities N] [--seed S] [--url URL]
- *                              [--seconds S] [--connections C] [--stream-rows R]
- *
- * The lookup engine on a generated graph, all in one run on this machine: import rate (beside `pgbench -i` on
- * PostgreSQL), match quality of the endpoints on the labelled query set, throughput and p50/p99 of GET byEmail,
- * GET byPii and POST of 100 e-mails, and a streamed PUT of many CSV rows with the server's memory sampled.
- * The server is a child process started as `npm start` starts it; load comes from this process, over loopback.
- * Defaults: PGlite with 100,000 people; PostgreSQL (postgres://postgres@127.0.0.1:5432/tessera_bench) with 1,000,000.
- * The graph and a loaded database are kept between runs (same size and seed), so a rerun skips the import.
- */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -19,11 +6,11 @@ import { REPO_ROOT } from '@tessera/server/config';
 import { openDatabase } from '@tessera/server/db/client';
 import { migrate } from '@tessera/server/db/migrate';
 import { ensureDemoOrganization } from '@tessera/server/features/contracts/demo';
-import { generateGraph } from '@tessera/server/features/people/generate/graph';
 import { signInOverHttp } from '@tessera/server/test/http-session';
 import { freePort, runChild, runCli } from '@tessera/server/test/process';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { prepareGraphDatabase } from './support/graph-database';
+import { serverRssMb as rssOf } from './support/memory';
 
 const { values } = parseArgs({
   options: {
@@ -43,91 +30,14 @@ const connections = Number(values.connections);
 const streamRows = Number(values['stream-rows']);
 const log = (line: string) => console.error(`[bench] ${line}`);
 
-// 1. The graph.
-const graph = path.join(tmpdir(), `tessera-bench-graph-${identities}-${values.seed}`);
-if (!existsSync(path.join(graph, 'manifest.json'))) {
-  log(`generating ${identities} people into ${graph}`);
-  await generateGraph({ identities, seed: values.seed!, out: graph });
-}
-
-// 2. The database, loaded once.
-const dataDir = path.join(tmpdir(), `tessera-bench-pglite-${identities}-${values.seed}`);
-const storage: Record<string, string> = postgres
-  ? { DATABASE_URL: values.url!, DATA_DIR: dataDir }
-  : { DATA_DIR: dataDir };
-
-async function ensurePostgresDatabase(url: string, fresh: boolean): Promise<void> {
-  const target = new URL(url);
-  const name = target.pathname.slice(1);
-  const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).href });
-  await admin.connect();
-  try {
-    if (fresh) await admin.query(`drop database if exists "${name}"`);
-    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
-    if (!rowCount) await admin.query(`create database "${name}"`);
-  } finally {
-    await admin.end();
-  }
-}
-
-async function loadedPeople(): Promise<number> {
-  try {
-    if (postgres) await ensurePostgresDatabase(values.url!, false);
-    else if (!existsSync(dataDir)) return 0;
-    const database = await openDatabase(postgres ? { url: values.url! } : { dataDir });
-    try {
-      const [row] = await database.query<{ n: number }>('select count(*)::int as n from people');
-      return row?.n ?? 0;
-    } finally {
-      await database.close();
-    }
-  } catch {
-    return 0;
-  }
-}
-
-let importRate: { identities: number; seconds: number; perSecond: number } | null = null;
-if ((await loadedPeople()) !== identities) {
-  if (postgres) await ensurePostgresDatabase(values.url!, true);
-  else rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  log('migrating');
-  await runCli(['migrate'], storage);
-  log(`importing ${identities} people`);
-  const started = performance.now();
-  const result = await runCli(['import', path.join(graph, 'people.jsonl')], storage);
-  if (result.code !== 0) throw new Error(`import failed:\n${result.output}`);
-  const took = (performance.now() - started) / 1000;
-  importRate = { identities, seconds: Number(took.toFixed(1)), perSecond: Math.round(identities / took) };
-  log(`imported in ${took.toFixed(1)} s`);
-}
-
-let pgbenchInit: { scale: number; rows: number; seconds: number } | null = null;
-if (postgres && importRate) {
-  const url = new URL(values.url!);
-  await ensurePostgresDatabase(Object.assign(new URL(url), { pathname: '/tessera_pgbench' }).href, true);
-  const started = performance.now();
-  execFileSync(
-    'pgbench',
-    [
-      '-i',
-      '-q',
-      '-s',
-      '10',
-      '-h',
-      url.hostname,
-      '-p',
-      url.port || '5432',
-      '-U',
-      url.username || 'postgres',
-      'tessera_pgbench',
-    ],
-    {
-      stdio: 'ignore',
-    },
-  );
-  pgbenchInit = { scale: 10, rows: 1_000_000, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
-}
+// 1-2. The graph and the database, loaded once.
+const { graph, dataDir, storage, importRate, pgbenchInit } = await prepareGraphDatabase({
+  postgres,
+  identities,
+  seed: values.seed!,
+  url: values.url!,
+  log,
+});
 
 // 3. A user of the product (in the Demo organization, with its contract), and the server.
 {
@@ -158,35 +68,7 @@ process.on('exit', () => server.proc.kill('SIGTERM'));
 await server.waitFor('Tessera console:', 120_000);
 const base = `http://127.0.0.1:${port}`;
 
-/** Resident memory of the server: the tsx wrapper's node child and everything under it. */
-function serverRssMb(): number {
-  const pids: number[] = [];
-  const walk = (pid: number) => {
-    pids.push(pid);
-    for (const task of safeList(`/proc/${pid}/task`)) {
-      const children = safeRead(`/proc/${pid}/task/${task}/children`).trim();
-      for (const child of children ? children.split(/\s+/).map(Number) : []) walk(child);
-    }
-  };
-  walk(server.proc.pid!);
-  let kb = 0;
-  for (const pid of pids) kb += Number(/VmRSS:\s+(\d+)/.exec(safeRead(`/proc/${pid}/status`))?.[1] ?? 0);
-  return Math.round(kb / 1024);
-}
-function safeRead(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-function safeList(dir: string): string[] {
-  try {
-    return execFileSync('ls', [dir], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
+const serverRssMb = () => rssOf(server);
 
 const consoleHeaders = {
   'x-requested-with': 'XMLHttpRequest',

@@ -86,3 +86,21 @@ export const IDEMPOTENCY_MESSAGES = {
   tooLarge:
     'The reply to the request with this Idempotency-Key was too large to keep (over 16 MB); it was served and charged once. Use a new key to ask again.',
 } as const;
+
+/** What each input is, for the API reference (OpenAPI) and the playground. */
+export const INPUT_DESCRIPTIONS: Record<InputName, string> = {
+  email: 'An e-mail address; case and spaces are ignored.',
+  md5: 'MD5 of a normalized e-mail address: 32 hex digits.',
+  sha256: 'SHA-256 of a normalized e-mail address: 64 hex digits.',
+  phone: 'A phone number with its area code, or in international form (+...).',
+  ip: 'An IPv4 or IPv6 address.',
+  device: 'An advertising id (IDFA or AAID), with or without hyphens.',
+  vin: 'A 17-character vehicle identification number with a valid check digit.',
+  id: 'A Tessera identity id.',
+  firstName: 'First name (nicknames and typos are matched).',
+  lastName: 'Last name.',
+  address: 'Street address line, e.g. "1234 N Oak St Apt 4B".',
+  city: 'City.',
+  state: 'Two-letter state abbreviation.',
+  zip: 'Five-digit ZIP code (ZIP+4 accepted).',
+};

@@ -27,6 +27,7 @@ import { registerKeyRoutes } from './features/keys/routes';
 import { lazySealer, loadKeyEncryptionKey } from './features/keys/secrets';
 import { createKeyVerifier } from './features/keys/verify';
 import { registerOauthRoutes } from './features/oauth/routes';
+import { registerOpenApiRoute } from './features/openapi/routes';
 import { registerOrganizationRoutes } from './features/organizations/routes';
 import { FITTED_MODEL } from './features/scoring/fitted';
 import { registerSessionRoutes } from './features/sessions/routes';
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const rotation = createSessionRotation({ database, sessions, hub, cookies });
 
   registerSystemRoutes(app, { database, version });
+  registerOpenApiRoute(app);
   registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub, limiter }), cookies });
   registerTermsRoutes(app, { database, rotation });
   registerImpersonationRoutes(app, { database, rotation });
