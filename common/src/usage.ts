@@ -39,3 +39,6 @@ export const USAGE_PATHS = ['*', ...LOOKUP_ENDPOINT_NAMES.map((name) => `/${name
 export function emptyMetrics(): CallMetrics {
   return Object.fromEntries(CALL_METRICS.map((m) => [m, 0])) as CallMetrics;
 }
+
+/** A metric's column in the usage tables: identitiesWithEmails is identities_with_emails. */
+export const metricColumn = (metric: string) => metric.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -2,6 +2,8 @@
  * Usage (issue 4 hands every lookup's metrics here; issue 5 adds cost, group commit and rollups): one row per
  * lookup call, with the spec §3 metrics it produced. Exactly once by request id.
  */
+
+import { CALL_METRICS, type CallMetric, metricColumn } from '@tessera/common/usage';
 import {
   bigint,
   bigserial,
@@ -17,6 +19,11 @@ import {
 
 const metric = (name: string) => integer(name).notNull().default(0);
 
+/** A column for each spec §3 metric, named in snake case (identitiesWithEmails: identities_with_emails). */
+function columnsOf<C>(names: readonly CallMetric[], column: (name: string) => C): Record<CallMetric, C> {
+  return Object.fromEntries(names.map((n) => [n, column(metricColumn(n))])) as Record<CallMetric, C>;
+}
+
 export const usage = pgTable(
   'usage',
   {
@@ -31,29 +38,7 @@ export const usage = pgTable(
     /** The endpoint, e.g. '/byEmail'. */
     path: text('path').notNull(),
     status: integer('status').notNull(),
-    inputs: metric('inputs'),
-    inputsWithIdentities: metric('inputs_with_identities'),
-    identities: metric('identities'),
-    identitiesWithBehaviors: metric('identities_with_behaviors'),
-    identitiesWithData: metric('identities_with_data'),
-    identitiesWithDevices: metric('identities_with_devices'),
-    identitiesWithEmails: metric('identities_with_emails'),
-    identitiesWithIps: metric('identities_with_ips'),
-    identitiesWithPhones: metric('identities_with_phones'),
-    identitiesWithProperties: metric('identities_with_properties'),
-    identitiesWithVehicles: metric('identities_with_vehicles'),
-    identitiesWithFinances: metric('identities_with_finances'),
-    identitiesWithCompanies: metric('identities_with_companies'),
-    behaviors: metric('behaviors'),
-    devices: metric('devices'),
-    emails: metric('emails'),
-    ips: metric('ips'),
-    phones: metric('phones'),
-    properties: metric('properties'),
-    vehicles: metric('vehicles'),
-    companies: metric('companies'),
-    bestMatchScores: metric('best_match_scores'),
-    milliseconds: metric('milliseconds'),
+    ...columnsOf(CALL_METRICS, metric),
     /** Dollars, priced by the organization's contract when the call was served. */
     cost: numeric('cost', { precision: 16, scale: 6, mode: 'number' }).notNull().default(0),
   },
@@ -81,29 +66,7 @@ export const usageRollups = pgTable(
     method: text('method').notNull(),
     path: text('path').notNull(),
     requests: total('requests'),
-    inputs: total('inputs'),
-    inputsWithIdentities: total('inputs_with_identities'),
-    identities: total('identities'),
-    identitiesWithBehaviors: total('identities_with_behaviors'),
-    identitiesWithData: total('identities_with_data'),
-    identitiesWithDevices: total('identities_with_devices'),
-    identitiesWithEmails: total('identities_with_emails'),
-    identitiesWithIps: total('identities_with_ips'),
-    identitiesWithPhones: total('identities_with_phones'),
-    identitiesWithProperties: total('identities_with_properties'),
-    identitiesWithVehicles: total('identities_with_vehicles'),
-    identitiesWithFinances: total('identities_with_finances'),
-    identitiesWithCompanies: total('identities_with_companies'),
-    behaviors: total('behaviors'),
-    devices: total('devices'),
-    emails: total('emails'),
-    ips: total('ips'),
-    phones: total('phones'),
-    properties: total('properties'),
-    vehicles: total('vehicles'),
-    companies: total('companies'),
-    bestMatchScores: total('best_match_scores'),
-    milliseconds: total('milliseconds'),
+    ...columnsOf(CALL_METRICS, total),
     cost: numeric('cost', { precision: 18, scale: 6, mode: 'number' }).notNull().default(0),
   },
   (t) => [

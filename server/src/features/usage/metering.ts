@@ -5,7 +5,7 @@
  * rows to the hourly and daily rollups, and only rows it really inserted: a request id is counted once, ever.
  * A write that fails fails every call in it (each answers 503 and is not charged).
  */
-import { CALL_METRICS, type CallMetrics } from '@tessera/common/usage';
+import { CALL_METRICS, type CallMetrics, metricColumn } from '@tessera/common/usage';
 import type { Database } from '../../db/client';
 
 export interface UsageEvent {
@@ -27,8 +27,7 @@ export interface Metering {
   record(event: UsageEvent): Promise<void>;
 }
 
-const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const METRIC_COLUMNS = CALL_METRICS.map(snake);
+const METRIC_COLUMNS = CALL_METRICS.map(metricColumn);
 const IDENTITY = ['organization_id', 'user_id', 'key_id', 'method', 'path'];
 
 /** Most calls one statement carries; more wait for the next. */
