@@ -80,7 +80,13 @@ function wrap(db: Db, engine: Database['engine'], raw: Database['raw'], close: (
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // Generic plans (decision 0017): the lookup's statements take longer to plan than to run, and PostgreSQL's own
+    // choice kept planning them afresh on every call.
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      options: '-c plan_cache_mode=force_generic_plan',
+    });
     // An idle client's error (e.g. the server restarting) must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;

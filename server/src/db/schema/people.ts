@@ -12,6 +12,7 @@ import {
   index,
   inet,
   integer,
+  json,
   pgTable,
   primaryKey,
   smallint,
@@ -220,3 +221,14 @@ export const suppressions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.kind, t.value] })],
 );
+
+/**
+ * Each person's lookup record (identities/record-sql.ts) as built from the tables above, kept so a lookup reads one
+ * row instead of building it from ten tables (decision 0017). The import rebuilds a batch's records in the batch's
+ * transaction; a change to the suppressions drops the records it touches (a trigger), and a person without a stored
+ * record is built at lookup time, so what a lookup returns never depends on this table being current.
+ */
+export const personRecords = pgTable('person_records', {
+  identityId: identityId().primaryKey(),
+  record: json('record').notNull(),
+});

@@ -1,7 +1,7 @@
 /**
  * The SQL that builds a lookup's identity record (docs/identity-record.md, as templates see it) for a `people` row
  * aliased `p`, as one JSON value: the person with every linked record the caller may see. Record types the caller
- * is not allowed are not read at all and come back empty. Suppressed e-mails (by address or hash) and phones are
+ * is not allowed come back empty (restrictRecord). Suppressed e-mails (by address or hash) and phones are
  * left out, as if they were not in the graph.
  */
 import { RECORD_TYPES, type RecordType } from '@tessera/common/record-types';
@@ -72,17 +72,18 @@ const LINKED: Record<RecordType, string> = {
         from person_addresses a where a.identity_id = p.id and a.seq = 1), '{}'::jsonb))::json`,
 };
 
-const EMPTY: Record<RecordType, string> = {
-  emails: `'[]'::json`,
-  phones: `'[]'::json`,
-  ips: `'[]'::json`,
-  devices: `'[]'::json`,
-  vehicles: `'[]'::json`,
-  properties: `'[]'::json`,
-  finances: 'null::json',
-  companies: `'[]'::json`,
-  behaviors: `'[]'::json`,
-  data: `'{}'::json`,
+/** What a record shows for a linked part the caller may not see (and a person with none of it). */
+const EMPTY: Record<RecordType, () => unknown> = {
+  emails: () => [],
+  phones: () => [],
+  ips: () => [],
+  devices: () => [],
+  vehicles: () => [],
+  properties: () => [],
+  finances: () => null,
+  companies: () => [],
+  behaviors: () => [],
+  data: () => ({}),
 };
 
 /** The documented order of the record's linked parts. */
@@ -104,12 +105,26 @@ export function visibleTypes(allowed: readonly string[]): Set<RecordType> {
   return new Set(allowed.length === 0 ? RECORD_TYPES : RECORD_TYPES.filter((t) => allowed.includes(t)));
 }
 
-/** The record of `p` as one json expression. Built from fixed text only: nothing of the caller's reaches it. */
-export function recordJsonSql(types: Set<RecordType>): string {
-  const linked = ORDER.map((t) => `'${t}', ${types.has(t) ? LINKED[t] : EMPTY[t]}`).join(',\n  ');
-  return `json_build_object(
+/** The whole record of `p` as one json expression, built from the tables. Fixed text: nothing of a caller's. */
+export const BUILD_RECORD_SQL = `json_build_object(
   'id', p.id, 'firstName', p.first_name, 'middleName', p.middle_name, 'lastName', p.last_name,
   'suffix', p.suffix, 'gender', p.gender, 'birthYear', p.birth_year, 'address', p.address, 'city', p.city,
   'state', p.state, 'zip', p.zip, 'zip4', p.zip4, ${seen('p')},
-  ${linked})`;
+  ${ORDER.map((t) => `'${t}', ${LINKED[t]}`).join(',\n  ')})`;
+
+/**
+ * Stores the records of the people `where` selects (a condition on `p`, a people row) as built now; a record
+ * that has not changed is not written again. The import runs it in each batch's transaction.
+ */
+export const storeRecordsSql = (where: string) => `insert into person_records (identity_id, record)
+  select p.id, ${BUILD_RECORD_SQL} from people p where ${where}
+  on conflict (identity_id) do update set record = excluded.record
+  where person_records.record::text is distinct from excluded.record::text`;
+
+/** The record as a caller allowed only `types` sees it: the other linked parts empty, as if the person had none. */
+export function restrictRecord<T extends Record<string, unknown>>(record: T, types: Set<RecordType>): T {
+  if (types.size === RECORD_TYPES.length) return record;
+  const out: Record<string, unknown> = { ...record };
+  for (const t of RECORD_TYPES) if (!types.has(t)) out[t] = EMPTY[t]();
+  return out as T;
 }

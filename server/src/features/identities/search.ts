@@ -7,7 +7,8 @@ import type { LookupKey } from '@tessera/common/lookup-inputs';
 import type { RecordType } from '@tessera/common/record-types';
 import type { Database } from '../../db/client';
 import type { PiiFields } from '../scoring/comparisons';
-import { recordJsonSql, suppressedSql } from './record-sql';
+import { createKeyBatches, type KeyResult } from './key-batches';
+import { BUILD_RECORD_SQL, restrictRecord, suppressedSql } from './record-sql';
 
 export type IdentityJson = Record<string, unknown> & { id: number };
 
@@ -72,9 +73,9 @@ const BRANCH: Record<LookupKey, { type: string; sql: (n: number) => string }> = 
 
 const statementCache = new Map<string, string>();
 
-/** The statement for this set of key types and record types, built once and kept. */
-function keyStatement(kinds: LookupKey[], types: Set<RecordType>): string {
-  const cacheKey = `${kinds.join()}|${[...types].join()}`;
+/** The statement for this set of key types, built once and kept. */
+export function keyStatement(kinds: LookupKey[]): string {
+  const cacheKey = kinds.join();
   let text = statementCache.get(cacheKey);
   if (!text) {
     const branches = kinds.map((kind, i) => `(${BRANCH[kind].sql(i + 1)})`).join('\n  union all\n  ');
@@ -89,7 +90,7 @@ function keyStatement(kinds: LookupKey[], types: Set<RecordType>): string {
 ), kept as (
   select * from hits where rank <= $${kinds.length + 1}
 ), found as (
-  select p.id, ${recordJsonSql(types)} as record from people p where p.id in (select id from kept)
+  select r.record from person_records r where r.identity_id in (select id from kept)
 )
 select
   (select json_agg(json_build_object('kind', k.kind, 'key', k.key, 'id', k.id, 'lastSeen', k.last_seen,
@@ -100,24 +101,49 @@ select
   return text;
 }
 
-/** Everyone holding any of the keys, with their records: one statement for every key type at once. */
+/** Everyone holding any of the keys, with their stored records: one statement for every key type at once. */
+export async function runKeys(
+  database: Database,
+  keys: Map<LookupKey, Set<string>>,
+  limit: number,
+): Promise<KeyResult> {
+  const kinds = [...keys.keys()].sort();
+  const [row] = await database.query<{ hits: KeyHit[] | null; records: IdentityJson[] | null }>(
+    keyStatement(kinds),
+    [...kinds.map((kind) => [...keys.get(kind)!]), limit],
+    { prepare: true },
+  );
+  return { hits: row?.hits ?? [], records: new Map((row?.records ?? []).map((r) => [r.id, r])) };
+}
+
+const batches = new WeakMap<Database, ReturnType<typeof createKeyBatches>>();
+
+/**
+ * Everyone holding any of the keys, with their records as the caller may see them: one key statement, shared with
+ * the lookups running beside it (key-batches.ts), and a second only when some have no stored record (loadRecords).
+ */
 export async function findByKeys(
   database: Database,
   keys: Map<LookupKey, Set<string>>,
   types: Set<RecordType>,
   limit: number,
 ): Promise<{ hits: KeyHit[]; records: Map<number, IdentityJson> }> {
-  const kinds = [...keys.keys()].sort();
-  if (kinds.length === 0) return { hits: [], records: new Map() };
-  const [row] = await database.query<{ hits: KeyHit[] | null; records: IdentityJson[] | null }>(
-    keyStatement(kinds, types),
-    [...kinds.map((kind) => [...keys.get(kind)!]), limit],
-    { prepare: true },
-  );
-  return {
-    hits: row?.hits ?? [],
-    records: new Map((row?.records ?? []).map((r) => [r.id, r])),
-  };
+  if (keys.size === 0) return { hits: [], records: new Map() };
+  let shared = batches.get(database);
+  if (!shared) {
+    shared = createKeyBatches(database, runKeys);
+    batches.set(database, shared);
+  }
+  const found = await shared.find(keys, limit);
+  const records = new Map<number, IdentityJson>();
+  const unstored: number[] = [];
+  for (const id of new Set(found.hits.map((h) => h.id))) {
+    const record = found.records.get(id);
+    if (record) records.set(id, restrictRecord(record, types));
+    else unstored.push(id);
+  }
+  for (const [id, record] of await builtRecords(database, unstored, types)) records.set(id, record);
+  return { hits: found.hits, records };
 }
 
 /** A person as the match model compares them: their names and every address they are known at. */
@@ -197,7 +223,25 @@ export async function findPiiCandidates(
   return out;
 }
 
-/** The records of these people (suppressed ones left out). */
+/**
+ * The records of these people built from the tables, for those without a stored one (decision 0017). A statement
+ * of its own, so the statements of every lookup stay small enough to plan in a fraction of their run.
+ */
+async function builtRecords(
+  database: Database,
+  ids: number[],
+  types: Set<RecordType>,
+): Promise<[number, IdentityJson][]> {
+  if (ids.length === 0) return [];
+  const rows = await database.query<{ record: IdentityJson }>(
+    `select ${BUILD_RECORD_SQL} as record from people p where p.id = any($1::bigint[]) and ${NOT_SUPPRESSED_PERSON}`,
+    [ids.map(String)],
+    { prepare: true },
+  );
+  return rows.map((r) => [r.record.id, restrictRecord(r.record, types)] as [number, IdentityJson]);
+}
+
+/** The records of these people (suppressed ones left out): the stored ones, then any others built. */
 export async function loadRecords(
   database: Database,
   ids: number[],
@@ -205,9 +249,13 @@ export async function loadRecords(
 ): Promise<Map<number, IdentityJson>> {
   if (ids.length === 0) return new Map();
   const rows = await database.query<{ record: IdentityJson }>(
-    `select ${recordJsonSql(types)} as record from people p where p.id = any($1::bigint[]) and ${NOT_SUPPRESSED_PERSON}`,
+    `select r.record from person_records r
+     where r.identity_id = any($1::bigint[]) and not ${suppressedSql("('identity', r.identity_id::text)")}`,
     [ids.map(String)],
     { prepare: true },
   );
-  return new Map(rows.map((r) => [r.record.id, r.record]));
+  const records = new Map(rows.map((r) => [r.record.id, restrictRecord(r.record, types)]));
+  const unstored = ids.filter((id) => !records.has(id));
+  for (const [id, record] of await builtRecords(database, unstored, types)) records.set(id, record);
+  return records;
 }

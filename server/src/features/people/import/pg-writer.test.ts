@@ -15,7 +15,7 @@ import { idMatch } from './pg-writer';
 import type { Reject } from './rejects';
 import { LINKED_TABLES } from './rows';
 import type { SourceRow } from './source';
-import { countsFor, generatedPeople, ownIdBase, query, tableContents } from './test-records';
+import { countsFor, generatedPeople, ownIdBase, query, staleRecords, tableContents } from './test-records';
 import { openBatchWriter } from './write-batch';
 
 const onPostgres = Boolean(inject('databaseUrl'));
@@ -29,7 +29,7 @@ beforeAll(async () => {
 async function versions(ids: number[]): Promise<string[]> {
   const list = `{${ids.join(',')}}`;
   const out: string[] = [];
-  for (const table of ['people', ...LINKED_TABLES]) {
+  for (const table of ['people', ...LINKED_TABLES, 'person_records']) {
     const key = table === 'people' ? 'id' : 'identity_id';
     const rows = await query<{ v: string }>(
       database,
@@ -76,7 +76,11 @@ describe.runIf(onPostgres)('the PostgreSQL writer', () => {
     await load(changed);
     const after = await versions(ids);
     const rewritten = after.filter((v) => !before.includes(v));
-    expect(rewritten).toEqual([expect.stringMatching(new RegExp(`^people:${ids[0]}:`))]);
+    expect(rewritten.sort()).toEqual([
+      expect.stringMatching(new RegExp(`^people:${ids[0]}:`)),
+      expect.stringMatching(new RegExp(`^person_records:${ids[0]}:`)),
+    ]);
+    expect(await staleRecords(database, ids)).toEqual([]);
   });
 
   it('gives the same rows with the foreign-key triggers kept or skipped', async () => {
@@ -181,6 +185,8 @@ describe.runIf(onPostgres)('bulk mode', () => {
     expect(summary).toMatchObject({ loaded: 60, rejected: 1 });
     expect(rejects).toEqual([{ file: 'bulk.jsonl', line: 8, reason: expect.stringMatching(/^database: /) }]);
     expect(await indexes(empty)).toEqual(before);
+    const loaded = people.map((p) => p.id);
+    expect(await staleRecords(empty, loaded)).toEqual([]);
 
     // The same rows loaded the usual way (the database is no longer empty, so bulk mode steps aside).
     const base = 1_000_000;
@@ -189,6 +195,7 @@ describe.runIf(onPostgres)('bulk mode', () => {
     expect(await tableContents(empty, 0, 60)).toEqual(await tableContents(empty, base, 60));
     const [row] = await query<{ first_name: string }>(empty, 'select first_name from people where id = $1', [4]);
     expect(row!.first_name).toBe('Later');
+    expect(await staleRecords(empty, [...loaded, ...loaded.map((id) => id + base)])).toEqual([]);
   });
 });
 

@@ -23,6 +23,7 @@
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { storeRecordsSql } from '../../identities/record-sql';
 import type { IdentityRecord } from '../record';
 import { assertWellFormed, COPY_TABLES, personCopy } from './copy-text';
 import { COLUMNS, LINKED_TABLES, type LinkedTable, type Table } from './rows';
@@ -264,6 +265,8 @@ export async function openPgWriter(pool: pg.Pool, options: PgWriterOptions = {})
             .join(', ')}`,
         );
       }
+      // The batch's lookup records (decision 0017); a bulk load builds them all at once in finish().
+      if (!bulk) merge.push(storeRecordsSql(idMatch(items.map((r) => r.id))('p.id')));
       merge.push(bulk ? 'release savepoint batch' : 'commit');
       await c.query(merge.join(';\n'));
     } catch (err) {
@@ -283,14 +286,14 @@ export async function openPgWriter(pool: pg.Pool, options: PgWriterOptions = {})
     }
   }
 
-  /** Ends the load: in bulk mode builds the dropped indexes and commits everything. */
+  /** Ends the load: in bulk mode stores every lookup record, builds the dropped indexes and commits everything. */
   async function finish(): Promise<void> {
     if (!bulk || !client) return;
     const c = client;
     const { indexes } = bulk;
     bulk = null;
     try {
-      await c.query([...indexes.map((i) => i.def), 'commit'].join(';\n'));
+      await c.query([storeRecordsSql('true'), ...indexes.map((i) => i.def), 'commit'].join(';\n'));
     } catch (err) {
       await c.query('rollback').catch(() => {
         broken = true;

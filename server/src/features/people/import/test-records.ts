@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database } from '../../../db/client';
+import { BUILD_RECORD_SQL } from '../../identities/record-sql';
 import type { IdentityRecord } from '../record';
 import { LINKED_TABLES } from './rows';
 import { generatedRows } from './seed';
@@ -75,4 +76,19 @@ export async function tableContents(
     out[table] = rows.map((row) => row.r).sort();
   }
   return out;
+}
+
+/**
+ * The ids, of those given, whose stored lookup record is missing or differs from the record built from the tables
+ * now (decision 0017): empty when the import kept every record current.
+ */
+export async function staleRecords(database: Database, ids: number[]): Promise<number[]> {
+  const rows = await rawQuery<{ id: string }>(
+    database,
+    `select p.id::text as id from people p left join person_records r on r.identity_id = p.id
+     where p.id = any($1::bigint[]) and (r.record is null or r.record::text <> (${BUILD_RECORD_SQL})::text)
+     order by p.id`,
+    [`{${ids.join(',')}}`],
+  );
+  return rows.map((r) => Number(r.id));
 }

@@ -5,8 +5,10 @@
  * inserted. Linked records need no conflict handling (their person's old ones are gone and parse-record.ts
  * refuses keys repeated within a person), so they go in by COPY from a blob, which measured 30 % faster than
  * JSON; people travel as one JSON parameter (json_populate_recordset): one statement whatever the batch size.
+ * Last, the batch's lookup records are stored (decision 0017).
  */
 import type { Database } from '../../../db/client';
+import { storeRecordsSql } from '../../identities/record-sql';
 import type { IdentityRecord } from '../record';
 import { assertWellFormed, copyText } from './copy-text';
 import { type BatchItem, type BatchWriter, isPrepared, openPgWriter, type PgWriterOptions } from './pg-writer';
@@ -57,6 +59,7 @@ export async function writeRows(conn: BatchConnection, rows: TableRows): Promise
       ]);
     }
   }
+  await conn.query(storeRecordsSql('p.id = any($1::bigint[])'), [`{${people.rows.map((r) => r.id).join(',')}}`]);
 }
 
 /** Runs `fn` in one PGlite transaction. */
