@@ -32,10 +32,17 @@ export interface Database {
   /**
    * One statement straight to the engine, without the ORM: the lookup path, where every microsecond shows.
    * `prepare` keeps the statement planned on each PostgreSQL connection (named by a hash of its text).
+   * PostgreSQL connections use generic plans (decision 0017); `customPlan` plans this call for its values, in a
+   * transaction of its own, for a statement whose best plan depends on them.
    */
-  query<T>(text: string, params?: unknown[], options?: { prepare?: boolean }): Promise<T[]>;
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** The raw client, for the migrator and bulk loaders. */
   raw: { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; pool: pg.Pool };
+}
+
+export interface QueryOptions {
+  prepare?: boolean;
+  customPlan?: boolean;
 }
 
 export interface DatabaseOptions {
@@ -57,6 +64,24 @@ function statementName(text: string): string {
   return name;
 }
 
+async function customPlanned<T>(pool: pg.Pool, config: pg.QueryConfig): Promise<T[]> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('begin; set local plan_cache_mode = force_custom_plan');
+    const result = await client.query(config);
+    await client.query('commit');
+    return result.rows as T[];
+  } catch (err) {
+    await client.query('rollback').catch(() => {
+      broken = true;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
 function wrap(db: Db, engine: Database['engine'], raw: Database['raw'], close: () => Promise<void>): Database {
   return {
     db,
@@ -64,14 +89,12 @@ function wrap(db: Db, engine: Database['engine'], raw: Database['raw'], close: (
     raw,
     close,
     transaction: (fn) => db.transaction(fn),
-    query: async <T>(text: string, params?: unknown[], options?: { prepare?: boolean }) =>
-      raw.kind === 'postgres'
-        ? ((
-            await raw.pool.query(
-              options?.prepare ? { name: statementName(text), text, values: params } : { text, values: params },
-            )
-          ).rows as T[])
-        : ((await raw.client.query<T>(text, params)).rows as T[]),
+    query: async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
+      if (raw.kind === 'pglite') return (await raw.client.query<T>(text, params)).rows as T[];
+      const config = options?.prepare ? { name: statementName(text), text, values: params } : { text, values: params };
+      if (!options?.customPlan) return (await raw.pool.query(config)).rows as T[];
+      return customPlanned<T>(raw.pool, config);
+    },
     async ping() {
       await db.execute(sql`select 1`);
     },

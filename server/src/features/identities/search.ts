@@ -74,7 +74,7 @@ const BRANCH: Record<LookupKey, { type: string; sql: (n: number) => string }> = 
 const statementCache = new Map<string, string>();
 
 /** The statement for this set of key types, built once and kept. */
-export function keyStatement(kinds: LookupKey[]): string {
+function keyStatement(kinds: LookupKey[]): string {
   const cacheKey = kinds.join();
   let text = statementCache.get(cacheKey);
   if (!text) {
@@ -217,7 +217,8 @@ export async function findPiiCandidates(
       queries.map((q) => q.zip),
       perBlock,
     ],
-    { prepare: true },
+    // Which index serves each block depends on the queries (a zip or not, an address or not): planned per call.
+    { prepare: true, customPlan: true },
   );
   for (const row of rows) out[row.i - 1]!.push({ ...row, id: Number(row.id) });
   return out;

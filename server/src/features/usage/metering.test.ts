@@ -1,10 +1,10 @@
-/** Group commit: calls that finish while a write runs share the next one; a request id is counted once, ever. */
+/** Group commit: calls that finish while the writes run share the next one; a request id is counted once, ever. */
 import { randomUUID } from 'node:crypto';
 import { emptyMetrics } from '@tessera/common/usage';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../db/client';
 import { testDatabase } from '../../test/harness';
-import { createGroupMetering, MAX_GROUP, type UsageEvent, writeUsage } from './metering';
+import { createGroupMetering, MAX_GROUP, MAX_WRITERS, type UsageEvent, writeUsage } from './metering';
 
 let database: Database;
 beforeAll(async () => {
@@ -30,7 +30,7 @@ const count = async (user: number) =>
   (await database.query<{ n: number }>('select count(*)::int as n from usage where user_id = $1', [user]))[0]!.n;
 
 describe('usage metering', () => {
-  it('writes whatever queued during a write in the next single statement', async () => {
+  it('writes whatever queued during the writes in the next single statement', async () => {
     const groups: number[] = [];
     const metering = createGroupMetering(async (events) => {
       groups.push(events.length);
@@ -38,9 +38,26 @@ describe('usage metering', () => {
     });
     const user = userId();
     await Promise.all(Array.from({ length: 50 }, () => metering.record(event(user))));
-    expect(groups).toEqual([1, 49]);
-    expect(metering.writes).toBe(2);
+    // The first calls each start a write of their own, up to MAX_WRITERS; the rest wait and go together.
+    const alone = Array.from({ length: MAX_WRITERS }, () => 1);
+    expect(groups).toEqual([...alone, 50 - MAX_WRITERS]);
+    expect(metering.writes).toBe(MAX_WRITERS + 1);
     expect(await count(user)).toBe(50);
+  });
+
+  it('adds concurrent writes of the same and different callers to the rollups exactly', async () => {
+    const metering = createGroupMetering((events) => writeUsage(database, events));
+    const users = [userId(), userId(), userId()];
+    // Each write holds rows of every user, in a different order, so concurrent writes lock the same rollup rows.
+    await Promise.all(Array.from({ length: 300 }, (_, i) => metering.record(event(users[(i * 7) % 3]!))));
+    const rollups = await database.query<{ user_id: number; requests: string }>(
+      "select user_id, requests from usage_rollups where bucket = 'hour' and user_id = any($1::int[]) order by user_id",
+      [users],
+    );
+    expect(rollups.map((r) => [r.user_id, Number(r.requests)])).toEqual(
+      [...users].sort((a, b) => a - b).map((u) => [u, 100]),
+    );
+    expect(metering.writes).toBeGreaterThan(MAX_WRITERS);
   });
 
   it(`takes at most ${MAX_GROUP} calls in one statement`, async () => {
@@ -50,9 +67,10 @@ describe('usage metering', () => {
       await writeUsage(database, events);
     });
     const user = userId();
-    await Promise.all(Array.from({ length: MAX_GROUP + 2 }, () => metering.record(event(user))));
-    expect(groups).toEqual([1, MAX_GROUP, 1]);
-    expect(await count(user)).toBe(MAX_GROUP + 2);
+    const calls = MAX_WRITERS + MAX_GROUP + 1;
+    await Promise.all(Array.from({ length: calls }, () => metering.record(event(user))));
+    expect(groups).toEqual([...Array.from({ length: MAX_WRITERS }, () => 1), MAX_GROUP, 1]);
+    expect(await count(user)).toBe(calls);
   });
 
   it('counts a request id once in usage and rollups, however often it is written', async () => {
@@ -77,11 +95,11 @@ describe('usage metering', () => {
     const metering = createGroupMetering((events) => writeUsage(writes++ === 0 ? broken : database, events));
     const user = userId();
     const first = metering.record(event(user));
-    const queued = [metering.record(event(user)), metering.record(event(user))];
+    const others = Array.from({ length: MAX_WRITERS + 1 }, () => metering.record(event(user)));
     await expect(first).rejects.toThrow();
-    await Promise.all(queued); // the two queued behind the failed write go in the next one
-    expect(writes).toBe(2);
-    expect(await count(user)).toBe(2);
+    await Promise.all(others); // the others, alone or queued behind the writes, go in writes of their own
+    expect(writes).toBe(MAX_WRITERS + 1);
+    expect(await count(user)).toBe(MAX_WRITERS + 1);
     await broken.close();
   });
 });

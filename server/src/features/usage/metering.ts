@@ -32,6 +32,11 @@ const IDENTITY = ['organization_id', 'user_id', 'key_id', 'method', 'path'];
 
 /** Most calls one statement carries; more wait for the next. */
 export const MAX_GROUP = 2000;
+/**
+ * Writes running at once. With two, one group's rows go in while the other's commit finishes, so calls do not all
+ * stand still behind one write. They meet only on the rollup rows, which every write locks in one order.
+ */
+export const MAX_WRITERS = 2;
 
 const WRITE = `with rows as (
   select * from json_to_recordset($1::json) as r(at timestamptz, request_id text, user_id int, organization_id int,
@@ -48,6 +53,7 @@ const WRITE = `with rows as (
     sum(w.cost)
   from written w cross join (values ('hour'), ('day')) as b(bucket)
   group by 1, 2, 3, 4, 5, 6, 7
+  order by 1, 2, 3, 4, 5, 6, 7
   on conflict (bucket, at, ${IDENTITY.join(', ')}) do update set requests = usage_rollups.requests + excluded.requests,
     ${METRIC_COLUMNS.map((c) => `${c} = usage_rollups.${c} + excluded.${c}`).join(', ')},
     cost = usage_rollups.cost + excluded.cost
@@ -92,11 +98,11 @@ export function createGroupMetering(write: (events: UsageEvent[]) => Promise<unk
   readonly writes: number;
 } {
   const queue: Pending[] = [];
-  let writing = false;
+  let writing = 0;
   let writes = 0;
 
   async function drain(): Promise<void> {
-    writing = true;
+    writing++;
     try {
       while (queue.length > 0) {
         const group = queue.splice(0, MAX_GROUP);
@@ -109,7 +115,7 @@ export function createGroupMetering(write: (events: UsageEvent[]) => Promise<unk
         }
       }
     } finally {
-      writing = false;
+      writing--;
     }
   }
 
@@ -117,7 +123,7 @@ export function createGroupMetering(write: (events: UsageEvent[]) => Promise<unk
     record(event) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ event, resolve, reject });
-        if (!writing) void drain();
+        if (writing < MAX_WRITERS) void drain();
       });
     },
     get writes() {
