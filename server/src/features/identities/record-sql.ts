@@ -12,24 +12,43 @@ const seen = (a: string) => `'firstSeen', ${a}.first_seen, 'lastSeen', ${a}.last
 export const suppressedSql = (...pairs: string[]) =>
   `exists (select 1 from suppressions s where (s.kind, s.value) in (${pairs.join(', ')}))`;
 
-const list = (table: string, alias: string, fields: string, order: string, extra = '') =>
-  `coalesce((select json_agg(json_build_object(${fields}) order by ${order}) from ${table} ${alias}
-     where ${alias}.identity_id = p.id${extra}), '[]'::json)`;
+/**
+ * A part of the record read from one linked table: `value` aggregates the rows (aliased `alias`) of one person that
+ * pass `where`; `grouped` false when the table has one row a person at most. `empty` stands in for a person with
+ * none. The same part is read per person (a sub-select) or for a whole table at once (a grouped join), see below.
+ */
+interface Part {
+  table: string;
+  alias: string;
+  value: string;
+  where?: string;
+  grouped: boolean;
+  empty: string;
+}
 
-const LINKED: Record<RecordType, string> = {
+const list = (table: string, alias: string, fields: string, order: string, where?: string): Part => ({
+  table,
+  alias,
+  value: `json_agg(json_build_object(${fields}) order by ${order})`,
+  where,
+  grouped: true,
+  empty: `'[]'::json`,
+});
+
+const PARTS = {
   emails: list(
     'person_emails',
     'e',
     `'address', e.address, 'md5', e.md5, 'sha256', e.sha256, ${seen('e')}`,
     'e.last_seen desc nulls last, e.address',
-    ` and not ${suppressedSql("('email', e.address)", "('md5', e.md5)", "('sha256', e.sha256)")}`,
+    `not ${suppressedSql("('email', e.address)", "('md5', e.md5)", "('sha256', e.sha256)")}`,
   ),
   phones: list(
     'person_phones',
     'f',
     `'number', f.number, 'type', f.type, 'carrier', f.carrier, 'doNotCall', f.do_not_call, ${seen('f')}`,
     'f.last_seen desc nulls last, f.number',
-    ` and not ${suppressedSql("('phone', f.number)")}`,
+    `not ${suppressedSql("('phone', f.number)")}`,
   ),
   ips: list('person_ips', 'i', `'ip', host(i.ip), ${seen('i')}`, 'i.last_seen desc nulls last, i.ip'),
   devices: list(
@@ -50,8 +69,13 @@ const LINKED: Record<RecordType, string> = {
     `'type', r.type, 'value', r.value, 'ownerOccupied', r.owner_occupied, ${seen('r')}`,
     'r.seq',
   ),
-  finances: `(select json_build_object('income', x.income, 'netWorth', x.net_worth, 'credit', x.credit)
-     from person_finances x where x.identity_id = p.id)`,
+  finances: {
+    table: 'person_finances',
+    alias: 'x',
+    value: `json_build_object('income', x.income, 'netWorth', x.net_worth, 'credit', x.credit)`,
+    grouped: false,
+    empty: 'null::json',
+  },
   companies: list(
     'person_companies',
     'c',
@@ -64,13 +88,42 @@ const LINKED: Record<RecordType, string> = {
     `'category', b.category, 'name', b.name, ${seen('b')}`,
     'b.category, b.name',
   ),
+  attributes: {
+    table: 'person_data',
+    alias: 'k',
+    value: 'jsonb_object_agg(k.key, k.value)',
+    grouped: true,
+    empty: `'{}'::jsonb`,
+  },
   // The previous address lives in person_addresses (it is matched like the current one); the record shows it in
   // `data` as the import took it.
-  data: `(coalesce((select jsonb_object_agg(k.key, k.value) from person_data k where k.identity_id = p.id), '{}'::jsonb)
-     || coalesce((select jsonb_build_object('previousAddress', a.address, 'previousCity', a.city,
-          'previousState', a.state, 'previousZip', a.zip)
-        from person_addresses a where a.identity_id = p.id and a.seq = 1), '{}'::jsonb))::json`,
-};
+  previous: {
+    table: 'person_addresses',
+    alias: 'a',
+    value: `jsonb_build_object('previousAddress', a.address, 'previousCity', a.city, 'previousState', a.state,
+      'previousZip', a.zip)`,
+    where: 'a.seq = 1',
+    grouped: false,
+    empty: `'{}'::jsonb`,
+  },
+} satisfies Record<string, Part>;
+type PartName = keyof typeof PARTS;
+
+/** The record's linked fields, given how to read a part. */
+function linked(read: (name: PartName) => string): Record<RecordType, string> {
+  return {
+    emails: read('emails'),
+    phones: read('phones'),
+    ips: read('ips'),
+    devices: read('devices'),
+    vehicles: read('vehicles'),
+    properties: read('properties'),
+    finances: read('finances'),
+    companies: read('companies'),
+    behaviors: read('behaviors'),
+    data: `(${read('attributes')} || ${read('previous')})::json`,
+  };
+}
 
 /** What a record shows for a linked part the caller may not see (and a person with none of it). */
 const EMPTY: Record<RecordType, () => unknown> = {
@@ -105,19 +158,36 @@ export function visibleTypes(allowed: readonly string[]): Set<RecordType> {
   return new Set(allowed.length === 0 ? RECORD_TYPES : RECORD_TYPES.filter((t) => allowed.includes(t)));
 }
 
-/** The whole record of `p` as one json expression, built from the tables. Fixed text: nothing of a caller's. */
-export const BUILD_RECORD_SQL = `json_build_object(
+/**
+ * The records of the people `match` selects (a condition on a column, given the column; none: everyone), built
+ * from the tables: each linked table read for those people and grouped, then joined. Rows `p.id, record`, the
+ * record as one json value. Fixed text: nothing of a caller's gets in.
+ */
+export function buildRecordsSql(match?: (column: string) => string): string {
+  const joins = (Object.keys(PARTS) as PartName[]).map((name) => {
+    const { table, alias, value, where, grouped } = PARTS[name] as Part;
+    const conditions = [match?.(`${alias}.identity_id`), where].filter(Boolean);
+    return `left join (select ${alias}.identity_id, ${value} as v from ${table} ${alias}
+      ${conditions.length > 0 ? `where ${conditions.join(' and ')}` : ''} ${grouped ? 'group by 1' : ''}
+    ) as j_${name} on j_${name}.identity_id = p.id`;
+  });
+  const parts = linked((name) => `coalesce(j_${name}.v, ${(PARTS[name] as Part).empty})`);
+  return `select p.id, json_build_object(
   'id', p.id, 'firstName', p.first_name, 'middleName', p.middle_name, 'lastName', p.last_name,
   'suffix', p.suffix, 'gender', p.gender, 'birthYear', p.birth_year, 'address', p.address, 'city', p.city,
   'state', p.state, 'zip', p.zip, 'zip4', p.zip4, ${seen('p')},
-  ${ORDER.map((t) => `'${t}', ${LINKED[t]}`).join(',\n  ')})`;
+  ${ORDER.map((t) => `'${t}', ${parts[t]}`).join(',\n  ')}) as record
+from people p
+${joins.join('\n')}
+${match ? `where ${match('p.id')}` : ''}`;
+}
 
 /**
- * Stores the records of the people `where` selects (a condition on `p`, a people row) as built now; a record
- * that has not changed is not written again. The import runs it in each batch's transaction.
+ * Stores the records of the people `match` selects (see buildRecordsSql) as built now; a record that has not
+ * changed is not written again. The import runs it in each batch's transaction, and a bulk load once for everyone.
  */
-export const storeRecordsSql = (where: string) => `insert into person_records (identity_id, record)
-  select p.id, ${BUILD_RECORD_SQL} from people p where ${where}
+export const storeRecordsSql = (match?: (column: string) => string) => `insert into person_records (identity_id, record)
+  ${buildRecordsSql(match)}
   on conflict (identity_id) do update set record = excluded.record
   where person_records.record::text is distinct from excluded.record::text`;
 

@@ -8,7 +8,7 @@ import type { RecordType } from '@tessera/common/record-types';
 import type { Database } from '../../db/client';
 import type { PiiFields } from '../scoring/comparisons';
 import { createKeyBatches, type KeyResult } from './key-batches';
-import { BUILD_RECORD_SQL, restrictRecord, suppressedSql } from './record-sql';
+import { buildRecordsSql, restrictRecord, suppressedSql } from './record-sql';
 
 export type IdentityJson = Record<string, unknown> & { id: number };
 
@@ -235,7 +235,7 @@ async function builtRecords(
 ): Promise<[number, IdentityJson][]> {
   if (ids.length === 0) return [];
   const rows = await database.query<{ record: IdentityJson }>(
-    `select ${BUILD_RECORD_SQL} as record from people p where p.id = any($1::bigint[]) and ${NOT_SUPPRESSED_PERSON}`,
+    `${buildRecordsSql((column) => `${column} = any($1::bigint[])`)} and ${NOT_SUPPRESSED_PERSON}`,
     [ids.map(String)],
     { prepare: true },
   );

@@ -266,7 +266,7 @@ export async function openPgWriter(pool: pg.Pool, options: PgWriterOptions = {})
         );
       }
       // The batch's lookup records (decision 0017); a bulk load builds them all at once in finish().
-      if (!bulk) merge.push(storeRecordsSql(idMatch(items.map((r) => r.id))('p.id')));
+      if (!bulk) merge.push(storeRecordsSql(idMatch(items.map((r) => r.id))));
       merge.push(bulk ? 'release savepoint batch' : 'commit');
       await c.query(merge.join(';\n'));
     } catch (err) {
@@ -293,7 +293,7 @@ export async function openPgWriter(pool: pg.Pool, options: PgWriterOptions = {})
     const { indexes } = bulk;
     bulk = null;
     try {
-      await c.query([storeRecordsSql('true'), ...indexes.map((i) => i.def), 'commit'].join(';\n'));
+      await c.query([storeRecordsSql(), ...indexes.map((i) => i.def), 'commit'].join(';\n'));
     } catch (err) {
       await c.query('rollback').catch(() => {
         broken = true;

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database } from '../../../db/client';
-import { BUILD_RECORD_SQL } from '../../identities/record-sql';
+import { buildRecordsSql } from '../../identities/record-sql';
 import type { IdentityRecord } from '../record';
 import { LINKED_TABLES } from './rows';
 import { generatedRows } from './seed';
@@ -85,9 +85,9 @@ export async function tableContents(
 export async function staleRecords(database: Database, ids: number[]): Promise<number[]> {
   const rows = await rawQuery<{ id: string }>(
     database,
-    `select p.id::text as id from people p left join person_records r on r.identity_id = p.id
-     where p.id = any($1::bigint[]) and (r.record is null or r.record::text <> (${BUILD_RECORD_SQL})::text)
-     order by p.id`,
+    `select b.id::text as id from (${buildRecordsSql((column) => `${column} = any($1::bigint[])`)}) b
+     left join person_records r on r.identity_id = b.id
+     where r.record is null or r.record::text <> b.record::text order by b.id`,
     [`{${ids.join(',')}}`],
   );
   return rows.map((r) => Number(r.id));

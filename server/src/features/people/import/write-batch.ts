@@ -59,7 +59,10 @@ export async function writeRows(conn: BatchConnection, rows: TableRows): Promise
       ]);
     }
   }
-  await conn.query(storeRecordsSql('p.id = any($1::bigint[])'), [`{${people.rows.map((r) => r.id).join(',')}}`]);
+  await conn.query(
+    storeRecordsSql((column) => `${column} = any($1::bigint[])`),
+    [`{${people.rows.map((r) => r.id).join(',')}}`],
+  );
 }
 
 /** Runs `fn` in one PGlite transaction. */
