@@ -67,6 +67,11 @@ function statementName(text: string): string {
 async function customPlanned<T>(pool: pg.Pool, config: pg.QueryConfig): Promise<T[]> {
   const client = await pool.connect();
   let broken = false;
+  // A checked-out client has no pool listener: a lost connection must fail this call, not the process.
+  const lost = () => {
+    broken = true;
+  };
+  client.on('error', lost);
   try {
     await client.query('begin; set local plan_cache_mode = force_custom_plan');
     const result = await client.query(config);
@@ -78,6 +83,7 @@ async function customPlanned<T>(pool: pg.Pool, config: pg.QueryConfig): Promise<
     });
     throw err;
   } finally {
+    client.off('error', lost);
     client.release(broken);
   }
 }
@@ -105,10 +111,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.url) {
     // Generic plans (decision 0017): the lookup's statements take longer to plan than to run, and PostgreSQL's own
     // choice kept planning them afresh on every call.
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      options: '-c plan_cache_mode=force_generic_plan',
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // Sent before anything else on each new connection (a client runs its queries in order).
+    pool.on('connect', (client) => {
+      client.query('set plan_cache_mode = force_generic_plan').catch(() => {});
     });
     // An idle client's error (e.g. the server restarting) must not crash the process; the next query reconnects.
     pool.on('error', () => {});

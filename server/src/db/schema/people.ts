@@ -224,11 +224,12 @@ export const suppressions = pgTable(
 
 /**
  * Each person's lookup record (identities/record-sql.ts) as built from the tables above, kept so a lookup reads one
- * row instead of building it from ten tables (decision 0017). The import rebuilds a batch's records in the batch's
- * transaction; a change to the suppressions drops the records it touches (a trigger), and a person without a stored
- * record is built at lookup time, so what a lookup returns never depends on this table being current.
+ * row instead of building it from ten tables (decision 0017). The import stores a batch's records in the batch's
+ * transaction; a change to the suppressions drops the records it touches (a trigger). A lookup uses a stored record
+ * only when its `version` is the builder's (RECORD_VERSION) and builds the others from the tables.
  */
 export const personRecords = pgTable('person_records', {
   identityId: identityId().primaryKey(),
+  version: smallint('version').notNull(),
   record: json('record').notNull(),
 });

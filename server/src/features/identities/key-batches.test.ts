@@ -7,7 +7,7 @@ import type { LookupKey } from '@tessera/common/lookup-inputs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { testDatabase } from '../../test/harness';
-import { createKeyBatches, MAX_RUNNING } from './key-batches';
+import { createKeyBatches, MAX_KEYS, MAX_RUNNING } from './key-batches';
 import { runKeys } from './search';
 import { load, person } from './test-people';
 
@@ -48,8 +48,10 @@ describe('key lookups sharing statements', () => {
             ])
           : keysOf([['vin', [p.vehicles[0]!.vin, 'NOTAKNOWNVIN00000']]]),
     );
+    const single = recorded();
     const alone = [];
-    for (const keys of lookups) alone.push(summary(await runKeys(database, keys, 10)));
+    for (const keys of lookups) alone.push(summary(await single.batches.find(keys, 10)));
+    expect(single.statements).toHaveLength(lookups.length);
 
     const { statements, batches } = recorded();
     const together = await Promise.all(lookups.map((keys) => batches.find(keys, 10)));
@@ -74,17 +76,46 @@ describe('key lookups sharing statements', () => {
     expect((await ten).hits.map((h) => h.id)).toEqual([c.id]);
   });
 
-  it('fails only the lookups of a statement the database refuses, and goes on', async () => {
+  it('fails every lookup of a statement the database refuses, and only those, and goes on', async () => {
     const p = person();
     await load(database, p);
-    const { batches } = recorded();
+    const { statements, batches } = recorded();
     const busy = Array.from({ length: MAX_RUNNING }, () => batches.find(keysOf([['id', [String(p.id)]]]), 10));
-    // Lookups normalize ids before they get here; this one reaches the database as it is, and the cast fails.
+    // Lookups normalize ids before they get here; this one reaches the database as it is, and the cast fails. The
+    // lookup waiting with it shares its statement and its fate; one asking for another limit does not.
     const bad = batches.find(keysOf([['id', ['not a number']]]), 3);
-    const good = batches.find(keysOf([['email', [p.emails[0]!.address]]]), 10);
+    const withBad = batches.find(keysOf([['email', [p.emails[0]!.address]]]), 3);
+    const apart = batches.find(keysOf([['email', [p.emails[0]!.address]]]), 10);
     await expect(bad).rejects.toThrow();
-    expect((await good).hits.map((h) => h.id)).toEqual([p.id]);
+    await expect(withBad).rejects.toThrow();
+    expect((await apart).hits.map((h) => h.id)).toEqual([p.id]);
     await Promise.all(busy);
+    expect(statements).toHaveLength(MAX_RUNNING + 2);
     expect((await batches.find(keysOf([['id', [String(p.id)]]]), 3)).hits.map((h) => h.id)).toEqual([p.id]);
+  });
+
+  it('gives lookups sharing a statement records of their own, so one changing its copy changes no other', async () => {
+    const p = person();
+    await load(database, p);
+    const { statements, batches } = recorded();
+    const busy = Array.from({ length: MAX_RUNNING }, () => batches.find(keysOf([['id', [String(p.id)]]]), 10));
+    const [a, b] = await Promise.all([
+      batches.find(keysOf([['id', [String(p.id)]]]), 10),
+      batches.find(keysOf([['email', [p.emails[0]!.address]]]), 10),
+    ]);
+    await Promise.all(busy);
+    expect(statements).toHaveLength(MAX_RUNNING + 1);
+    const mine = a!.records.get(p.id) as unknown as { emails: unknown[] };
+    mine.emails.length = 0;
+    expect((b!.records.get(p.id) as unknown as { emails: unknown[] }).emails).toHaveLength(1);
+  });
+
+  it(`carries at most ${MAX_KEYS} keys in one shared statement`, async () => {
+    const { statements, batches } = recorded();
+    const ids = (from: number, n: number) => Array.from({ length: n }, (_, i) => String(from + i));
+    const busy = Array.from({ length: MAX_RUNNING }, () => batches.find(keysOf([['id', ['1']]]), 10));
+    const big = [600, 300, 200].map((n, i) => batches.find(keysOf([['id', ids(9_000_000_000 + i * 1000, n)]]), 10));
+    await Promise.all([...busy, ...big]);
+    expect(statements.slice(MAX_RUNNING).map((keys) => keys.get('id')!.size)).toEqual([900, 200]);
   });
 });

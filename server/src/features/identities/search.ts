@@ -7,8 +7,8 @@ import type { LookupKey } from '@tessera/common/lookup-inputs';
 import type { RecordType } from '@tessera/common/record-types';
 import type { Database } from '../../db/client';
 import type { PiiFields } from '../scoring/comparisons';
-import { createKeyBatches, type KeyResult } from './key-batches';
-import { buildRecordsSql, restrictRecord, suppressedSql } from './record-sql';
+import { createKeyBatches, type KeyRows, type Keys } from './key-batches';
+import { buildRecordsSql, RECORD_VERSION, restrictRecord, suppressedSql } from './record-sql';
 
 export type IdentityJson = Record<string, unknown> & { id: number };
 
@@ -90,37 +90,40 @@ function keyStatement(kinds: LookupKey[]): string {
 ), kept as (
   select * from hits where rank <= $${kinds.length + 1}
 ), found as (
-  select r.record from person_records r where r.identity_id in (select id from kept)
+  select r.identity_id, r.record from person_records r
+  where r.identity_id in (select id from kept) and r.version = ${RECORD_VERSION}
 )
 select
   (select json_agg(json_build_object('kind', k.kind, 'key', k.key, 'id', k.id, 'lastSeen', k.last_seen,
      'detail', k.detail, 'sharedBy', k.shared_by)) from kept k) as hits,
-  (select json_agg(f.record) from found f) as records`;
+  (select array_agg(f.identity_id order by f.identity_id) from found f) as ids,
+  (select array_agg(f.record::text order by f.identity_id) from found f) as records`;
     statementCache.set(cacheKey, text);
   }
   return text;
 }
 
-/** Everyone holding any of the keys, with their stored records: one statement for every key type at once. */
-export async function runKeys(
-  database: Database,
-  keys: Map<LookupKey, Set<string>>,
-  limit: number,
-): Promise<KeyResult> {
+/**
+ * Everyone holding any of the keys, with their stored records as JSON text (parsed by each lookup for itself): one
+ * statement for every key type at once.
+ */
+export async function runKeys(database: Database, keys: Keys, limit: number): Promise<KeyRows> {
   const kinds = [...keys.keys()].sort();
-  const [row] = await database.query<{ hits: KeyHit[] | null; records: IdentityJson[] | null }>(
-    keyStatement(kinds),
-    [...kinds.map((kind) => [...keys.get(kind)!]), limit],
-    { prepare: true },
-  );
-  return { hits: row?.hits ?? [], records: new Map((row?.records ?? []).map((r) => [r.id, r])) };
+  const [row] = await database.query<{
+    hits: KeyHit[] | null;
+    ids: (string | number)[] | null;
+    records: string[] | null;
+  }>(keyStatement(kinds), [...kinds.map((kind) => [...keys.get(kind)!]), limit], { prepare: true });
+  const ids = row?.ids ?? [];
+  const texts = row?.records ?? [];
+  return { hits: row?.hits ?? [], records: new Map(ids.map((id, i) => [Number(id), texts[i]!])) };
 }
 
 const batches = new WeakMap<Database, ReturnType<typeof createKeyBatches>>();
 
 /**
  * Everyone holding any of the keys, with their records as the caller may see them: one key statement, shared with
- * the lookups running beside it (key-batches.ts), and a second only when some have no stored record (loadRecords).
+ * the lookups running beside it (key-batches.ts), and a second only when some have no stored record (builtRecords).
  */
 export async function findByKeys(
   database: Database,
@@ -251,7 +254,8 @@ export async function loadRecords(
   if (ids.length === 0) return new Map();
   const rows = await database.query<{ record: IdentityJson }>(
     `select r.record from person_records r
-     where r.identity_id = any($1::bigint[]) and not ${suppressedSql("('identity', r.identity_id::text)")}`,
+     where r.identity_id = any($1::bigint[]) and r.version = ${RECORD_VERSION}
+       and not ${suppressedSql("('identity', r.identity_id::text)")}`,
     [ids.map(String)],
     { prepare: true },
   );

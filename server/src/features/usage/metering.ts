@@ -1,7 +1,7 @@
 /**
  * Where every lookup's usage goes: one row per call, durable before the reply. Rows are written by group commit:
- * while one write runs, the calls that finish queue up, and the next write takes them all in one statement, so
- * metering costs a call one round trip of latency, not one per call in front of it. The same statement adds the
+ * while the writes run (MAX_WRITERS at once), the calls that finish queue up, and the next write takes them all in
+ * one statement, so metering costs a call a round trip or two of latency, not one per call in front of it. The same statement adds the
  * rows to the hourly and daily rollups, and only rows it really inserted: a request id is counted once, ever.
  * A write that fails fails every call in it (each answers 503 and is not charged).
  */
@@ -44,6 +44,7 @@ const WRITE = `with rows as (
 ), written as (
   insert into usage (at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost)
   select at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost from rows
+  order by request_id
   on conflict (request_id) do nothing
   returning *
 ), rolled as (

@@ -23,7 +23,7 @@
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { storeRecordsSql } from '../../identities/record-sql';
+import { LOCK_SUPPRESSIONS, storeRecordsSql } from '../../identities/record-sql';
 import type { IdentityRecord } from '../record';
 import { assertWellFormed, COPY_TABLES, personCopy } from './copy-text';
 import { COLUMNS, LINKED_TABLES, type LinkedTable, type Table } from './rows';
@@ -266,7 +266,7 @@ export async function openPgWriter(pool: pg.Pool, options: PgWriterOptions = {})
         );
       }
       // The batch's lookup records (decision 0017); a bulk load builds them all at once in finish().
-      if (!bulk) merge.push(storeRecordsSql(idMatch(items.map((r) => r.id))));
+      if (!bulk) merge.push(LOCK_SUPPRESSIONS, storeRecordsSql(idMatch(items.map((r) => r.id))));
       merge.push(bulk ? 'release savepoint batch' : 'commit');
       await c.query(merge.join(';\n'));
     } catch (err) {
@@ -293,7 +293,7 @@ export async function openPgWriter(pool: pg.Pool, options: PgWriterOptions = {})
     const { indexes } = bulk;
     bulk = null;
     try {
-      await c.query([storeRecordsSql(), ...indexes.map((i) => i.def), 'commit'].join(';\n'));
+      await c.query([LOCK_SUPPRESSIONS, storeRecordsSql(), ...indexes.map((i) => i.def), 'commit'].join(';\n'));
     } catch (err) {
       await c.query('rollback').catch(() => {
         broken = true;

@@ -8,7 +8,7 @@
  * Last, the batch's lookup records are stored (decision 0017).
  */
 import type { Database } from '../../../db/client';
-import { storeRecordsSql } from '../../identities/record-sql';
+import { LOCK_SUPPRESSIONS, storeRecordsSql } from '../../identities/record-sql';
 import type { IdentityRecord } from '../record';
 import { assertWellFormed, copyText } from './copy-text';
 import { type BatchItem, type BatchWriter, isPrepared, openPgWriter, type PgWriterOptions } from './pg-writer';
@@ -59,6 +59,7 @@ export async function writeRows(conn: BatchConnection, rows: TableRows): Promise
       ]);
     }
   }
+  await conn.query(LOCK_SUPPRESSIONS);
   await conn.query(
     storeRecordsSql((column) => `${column} = any($1::bigint[])`),
     [`{${people.rows.map((r) => r.id).join(',')}}`],
