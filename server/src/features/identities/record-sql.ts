@@ -1,7 +1,7 @@
 /**
- * The SQL that builds a lookup's identity record (docs/identity-record.md, as templates see it) for a `people` row
- * aliased `p`, as one JSON value: the person with every linked record the caller may see. Record types the caller
- * is not allowed come back empty (restrictRecord). Suppressed e-mails (by address or hash) and phones are
+ * The SQL that builds lookup identity records (docs/identity-record.md, as templates see them), each one JSON value:
+ * the person with every linked record, stored by the import in person_records (decision 0017). Record types a
+ * caller is not allowed come back empty (restrictRecord). Suppressed e-mails (by address or hash) and phones are
  * left out, as if they were not in the graph.
  */
 import { RECORD_TYPES, type RecordType } from '@tessera/common/record-types';
@@ -15,7 +15,7 @@ export const suppressedSql = (...pairs: string[]) =>
 /**
  * A part of the record read from one linked table: `value` aggregates the rows (aliased `alias`) of one person that
  * pass `where`; `grouped` false when the table has one row a person at most. `empty` stands in for a person with
- * none. The same part is read per person (a sub-select) or for a whole table at once (a grouped join), see below.
+ * none. Each part is read for the people wanted, grouped by person and joined (buildRecordsSql).
  */
 interface Part {
   table: string;
