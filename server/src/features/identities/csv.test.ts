@@ -1,20 +1,20 @@
 /** CSV out of GET and POST, and PUT's streamed CSV in and out: columns, rows per identity, bad rows, bad headers. */
 import { LOOKUP_MESSAGES } from '@tessera/common/lookup-inputs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, CONSOLE_HEADERS, makeCustomer, signIn, type TestApp } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { CONSOLE_HEADERS, type TestApp } from '../../test/harness';
 import { splitCsv } from '../people/import/csv-fields';
 import { CSV_INPUT_MESSAGES, MAX_RECORD_BYTES } from './csv-input';
 import { STREAM_BATCH, STREAM_MESSAGES } from './csv-stream';
 import { unknownOption } from './options';
+import { signedInCustomer } from './test-caller';
 import { load, person, uniqueEmail, uniqueIpv6 } from './test-people';
 
 let t: TestApp;
 let cookie: string;
-beforeAll(async () => {
-  t = await buildTestApp();
-  cookie = await signIn(t.app, (await makeCustomer(t.database)).email);
+signedInCustomer((app, signedIn) => {
+  t = app;
+  cookie = signedIn;
 });
-afterAll(() => t.app.close());
 
 const rowsOf = (text: string) =>
   text

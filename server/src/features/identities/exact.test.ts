@@ -1,20 +1,20 @@
 /** Exact-key lookups: every key endpoint, normalization, scores by strength, recency and sharing, and errors. */
 import { LOOKUP_MESSAGES } from '@tessera/common/lookup-inputs';
 import { PII_MESSAGES } from '@tessera/common/lookups';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeCustomer, makeUser, signIn, type TestApp } from '../../test/harness';
+import { makeCustomer, makeUser, signIn, type TestApp } from '../../test/harness';
 import { NO_CREDENTIALS } from './caller';
+import { signedInCustomer } from './test-caller';
 import { daysAgo, load, md5, person, sha256, uniqueEmail, uniqueIpv6 } from './test-people';
 
 let t: TestApp;
 let cookie: string;
 const api = consoleClient(() => t.app);
-beforeAll(async () => {
-  t = await buildTestApp();
-  cookie = await signIn(t.app, (await makeCustomer(t.database)).email);
+signedInCustomer((app, signedIn) => {
+  t = app;
+  cookie = signedIn;
 });
-afterAll(() => t.app.close());
 
 const get = (path: string) => api.get(`/v2/identities/${path}`, cookie);
 

@@ -1,21 +1,21 @@
 /** The lookup record's published schema matches the code, and real lookup results match the schema. */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../config';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeCustomer, signIn, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
 import { lookupRecordJsonSchema, lookupRecordSchema } from './lookup-record';
+import { signedInCustomer } from './test-caller';
 import { load, person } from './test-people';
 
 const SCHEMA_FILE = path.join(REPO_ROOT, 'docs/lookup-record.schema.json');
 let t: TestApp;
 let cookie: string;
-beforeAll(async () => {
-  t = await buildTestApp();
-  cookie = await signIn(t.app, (await makeCustomer(t.database)).email);
+signedInCustomer((app, signedIn) => {
+  t = app;
+  cookie = signedIn;
 });
-afterAll(() => t.app.close());
 
 describe('lookup record', () => {
   it('is published as JSON Schema in docs/ (UPDATE_SCHEMA=1 rewrites the file after a change)', async () => {

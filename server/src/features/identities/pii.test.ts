@@ -1,18 +1,18 @@
 /** PII lookups (byPii, byAny): blocking finds the person through the usual slips; the model scores and ranks. */
 import { PII_MESSAGES } from '@tessera/common/lookups';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeCustomer, signIn, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { signedInCustomer } from './test-caller';
 import { load, person, suppress } from './test-people';
 
 let t: TestApp;
 let cookie: string;
 const api = consoleClient(() => t.app);
-beforeAll(async () => {
-  t = await buildTestApp();
-  cookie = await signIn(t.app, (await makeCustomer(t.database)).email);
+signedInCustomer((app, signedIn) => {
+  t = app;
+  cookie = signedIn;
 });
-afterAll(() => t.app.close());
 
 const byPii = (q: Record<string, string>) => api.get(`/v2/identities/byPii?${new URLSearchParams(q)}`, cookie);
 const ids = (res: { json(): { identities: { id: number }[] } }) => res.json().identities.map((i) => i.id);

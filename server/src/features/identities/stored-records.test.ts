@@ -3,21 +3,21 @@
  * records it touches, and a person without a stored record is found with the same record built from the tables.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeCustomer, signIn, type TestApp } from '../../test/harness';
+import { makeCustomer, signIn, type TestApp } from '../../test/harness';
 import { query, staleRecords } from '../people/import/test-records';
 import { buildRecordsSql, RECORD_VERSION } from './record-sql';
+import { signedInCustomer } from './test-caller';
 import { load, person, suppress, uniqueEmail } from './test-people';
 
 let t: TestApp;
 let cookie: string;
 const api = consoleClient(() => t.app);
-beforeAll(async () => {
-  t = await buildTestApp();
-  cookie = await signIn(t.app, (await makeCustomer(t.database)).email);
+signedInCustomer((app, signedIn) => {
+  t = app;
+  cookie = signedIn;
 });
-afterAll(() => t.app.close());
 
 const get = (path: string) => api.get(`/v2/identities/${path}`, cookie);
 const stored = async (id: number) =>
