@@ -55,7 +55,9 @@ describe('sign-up with a work e-mail (spec §2 Sign up)', () => {
 
     const mail = await env.mailbox.nextMail(email);
     expect(mail.subject).toBe('Verify your email for Tessera');
-    expect(mail.text).toContain('Hello Grace Hopper,');
+    // The name was typed by someone who has not yet proven the address: the mail greets nobody by it.
+    expect(mail.text).toContain('Hello,');
+    expect(mail.text).not.toContain('Grace Hopper');
     expect(mail.link.startsWith(`${env.server.url}/password/set?token=`)).toBe(true);
 
     await page.goto(mail.link);

@@ -1,12 +1,13 @@
 /**
  * npm run -w bench api-path -- [--engine pglite|postgres] [--identities N] [--seed S] [--url URL]
- *                               [--seconds S] [--connections C]
+ *                               [--seconds S] [--connections C] [--templates 3,2]
  *
  * Issue 5's figures, all in one run on this machine with the load generator on it too: a bare Fastify hello (B);
  * `pgbench -S` select-only on the same PostgreSQL server (P); then the full API path for GET byEmail with an API key
  * (key check, contract, rate limits, lookup, score, template, metering) at its maximum rate, at 80 % of it (p99),
- * and on the same server with metering off; the cost of a cached key check beside B's cost per request; usage rows
- * against the 2xx calls served; and the server's peak resident memory.
+ * and on the same server with metering off; with `--templates`, the maximum-rate run again (metering on and off)
+ * once per template id listed (`&template=N`, e.g. 3 Emails Only, 2 Compact Contacts); the cost of a cached key check
+ * beside B's cost per request; usage rows against the 2xx calls served; and the server's peak resident memory.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,12 +36,14 @@ const { values } = parseArgs({
     url: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/tessera_bench' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
+    templates: { type: 'string', default: '' },
   },
 });
 const postgres = values.engine === 'postgres';
 const identities = Number(values.identities ?? (postgres ? 1_000_000 : 100_000));
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
+const templateIds = values.templates!.split(',').filter(Boolean).map(Number);
 const log = (line: string) => console.error(`[api-path] ${line}`);
 
 const { graph, dataDir, storage } = await prepareGraphDatabase({
@@ -162,6 +165,15 @@ async function stopServer(child: Child) {
 
 let n = 0;
 const nextPath = () => `/v2/identities/byEmail?email=${encodeURIComponent(emails[n++ % emails.length]!)}`;
+const templated: Run[] = [];
+async function loadTemplates(base: string, headers: Record<string, string>, metering: 'on' | 'off') {
+  for (const id of templateIds) {
+    const path = () => `${nextPath()}&template=${id}`;
+    templated.push(
+      await load(`GET byEmail, template ${id}, metering ${metering}: maximum rate`, base, { headers, path }),
+    );
+  }
+}
 let key: { id: string; secret: string };
 let peakRss = 0;
 let rss = { restMb: 0, peakMb: 0 };
@@ -185,6 +197,7 @@ const full: Run[] = [];
   }, 250);
   await load('warm-up', base, { headers, path: nextPath });
   full.push(await load('GET byEmail, API key, metering on: maximum rate', base, { headers, path: nextPath }));
+  await loadTemplates(base, headers, 'on');
   const rate = Math.max(1, Math.round(full[0]!.requestsPerSecond * 0.8));
   full.push(await load(`GET byEmail at 80 % of the maximum (${rate} req/s)`, base, { headers, path: nextPath, rate }));
   clearInterval(sampler);
@@ -228,6 +241,7 @@ let usageRows = 0;
   const headers = { authorization: `Bearer ${key!.id}${key!.secret}` };
   await load('warm-up', base, { headers, path: nextPath });
   full.push(await load('GET byEmail, API key, metering off: maximum rate', base, { headers, path: nextPath }));
+  await loadTemplates(base, headers, 'off');
   await stopServer(child);
 }
 
@@ -262,6 +276,7 @@ const report = {
   baseline: b,
   pgbenchSelectOnly: p,
   full,
+  templated,
   ratios: {
     fullToP: p ? Number((max.requestsPerSecond / p.tps).toFixed(3)) : null,
     meteringOnToOff: Number((max.requestsPerSecond / off.requestsPerSecond).toFixed(3)),
@@ -282,7 +297,7 @@ const md = [
   '',
   '| run | req/s | p50 ms | p99 ms | 2xx | non-2xx+errors |',
   '|---|---|---|---|---|---|',
-  ...[b, ...full].map(
+  ...[b, ...full, ...templated].map(
     (r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.ok} | ${r.non2xx + r.errors} |`,
   ),
   '',

@@ -14,9 +14,11 @@ describe('lookup inputs (issue 4: normalized as the graph stores them, or null)'
   it('e-mail: case and spaces', () => {
     expect(normalizeEmail('  Ada.Lovelace@Example.COM ')).toBe('ada.lovelace@example.com');
     expect(normalizeEmail('ada @ example.com')).toBe('ada@example.com');
-    for (const bad of ['', 'ada', 'ada@', '@example.com', 'ada@example', `${'a'.repeat(95)}@x.com`]) {
+    for (const bad of ['', 'ada', 'ada@', '@example.com', 'ada@example', `${'a'.repeat(95)}@x.com`, 'a\u0000@x.com']) {
       expect(normalizeEmail(bad), bad).toBeNull();
     }
+    // People's addresses may have non-ASCII local parts, unlike accounts'.
+    expect(normalizeEmail('José@Example.com')).toBe('josé@example.com');
   });
 
   it('phone: to E.164', () => {

@@ -2,7 +2,7 @@
  * Issue 4 lookup inputs: each key normalized the one way the graph stores it, or null when it is malformed. The
  * server answers a malformed input with 400 naming the field and its message; the playground checks the same way.
  */
-import { isEmail } from './validation';
+import { isAnyEmail } from './validation';
 import { isValidVin, normalizeVin } from './vin';
 
 export const LOOKUP_MESSAGES = {
@@ -16,10 +16,13 @@ export const LOOKUP_MESSAGES = {
   id: 'Please provide an identity id: a positive whole number.',
 } as const;
 
-/** Trimmed, every space removed (pasted addresses carry them), lowercase. */
+/**
+ * Trimmed, every space removed (pasted addresses carry them), lowercase. Unlike an account's address (isEmail), a
+ * person's may have a non-ASCII local part: the graph stores what people use.
+ */
 export function normalizeEmail(raw: string): string | null {
   const value = raw.replace(/\s+/g, '').toLowerCase();
-  return isEmail(value) ? value : null;
+  return isAnyEmail(value) ? value : null;
 }
 
 /**

@@ -9,10 +9,19 @@ import {
   numberSchema,
   passwordSchema,
   requiredText,
+  text,
   urlSchema,
   zipSchema,
 } from './schemas/fields';
-import { isStrongPassword, MESSAGES, PASSWORD_CHECKS } from './validation';
+import {
+  canonicalEmail,
+  emailKey,
+  isEmail,
+  isStorableText,
+  isStrongPassword,
+  MESSAGES,
+  PASSWORD_CHECKS,
+} from './validation';
 
 const message = (
   schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } },
@@ -57,6 +66,37 @@ describe('validation rules (spec §5)', () => {
       '1 symbol',
       '8 characters total',
     ]);
+  });
+});
+
+describe('text a database can store (issue 12)', () => {
+  it('refuses NUL and unpaired surrogates, and nothing else', () => {
+    expect(isStorableText('plain, ünïcödé, emoji 😀, tab\tand CR\r')).toBe(true);
+    for (const bad of ['a\u0000b', 'a\ud800b', 'a\udc00', '\ud83d']) expect(isStorableText(bad), bad).toBe(false);
+  });
+
+  it('is the first check of every text schema, which then says nothing else', () => {
+    for (const schema of [text(), emailSchema, domainSchema, passwordSchema, requiredText('a name', 100)]) {
+      expect(schema.safeParse('x\u0000').error?.issues.map((i) => i.message)).toEqual([MESSAGES.text]);
+      expect(schema.safeParse('\ud800').error?.issues.map((i) => i.message)).toEqual([MESSAGES.text]);
+    }
+  });
+});
+
+describe('e-mail addresses: one canonical form and one key (decision 0020)', () => {
+  it('canonical form: NFKC and trimmed, case kept; key: lower case', () => {
+    expect(canonicalEmail(' Ｊａｎｅ＠Example.COM ')).toBe('Jane@Example.COM');
+    expect(emailKey(' Ｊａｎｅ＠Example.COM ')).toBe('jane@example.com');
+    expect(emailSchema.parse('  Ｊａｎｅ＠Example.COM')).toBe('Jane@Example.COM');
+  });
+
+  it('takes ASCII local parts only, so the key is what the database lower() makes of the stored address', () => {
+    expect(isEmail("o'brien+tag@example.com")).toBe(true);
+    expect(isEmail('\u212Aelvin@example.com')).toBe(true); // the Kelvin sign is K once canonical
+    for (const bad of ['adm\u0130na@example.com', 'jos\u00e9@example.com', 'a\u0000@example.com', 'a b@example.com']) {
+      expect(isEmail(bad), bad).toBe(false);
+      expect(message(emailSchema, bad), bad).toBe(bad.includes('\u0000') ? MESSAGES.text : MESSAGES.email);
+    }
   });
 });
 

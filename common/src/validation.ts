@@ -19,6 +19,8 @@ export const MESSAGES = {
   /** Uploaded pictures (IMAGE_TYPES and IMAGE_MAX_BYTES in resources.ts), checked by the console and the server. */
   imageType: 'The picture must be a PNG, JPEG, GIF or WebP image.',
   imageTooLarge: (maxBytes: number) => `The picture is larger than ${formatBytes(maxBytes)}.`,
+  /** Text PostgreSQL cannot store (isStorableText); not a spec §5 rule, so not a spec text. */
+  text: 'Please provide text without NUL characters or broken Unicode (unpaired surrogates).',
 } as const;
 
 export const MAX_LENGTH = {
@@ -37,7 +39,11 @@ export const MAX_LENGTH = {
 } as const;
 
 const DOMAIN = /^(?=.{1,100}$)([a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i;
-const EMAIL = /^[^\s@]+@([a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i;
+const DOMAIN_PART = '([a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z]{2,}';
+/** An account's address: a local part of visible ASCII characters but @ (RFC 5321 without SMTPUTF8; decision 0020). */
+const EMAIL = new RegExp(`^[!-?A-~]+@${DOMAIN_PART}$`);
+/** An address as people's records may hold it: any local part without spaces or @ (the lookup inputs). */
+const ANY_EMAIL = new RegExp(`^[^\\s@]+@${DOMAIN_PART}$`);
 const INTEGER = /^\d+$/;
 const NUMBER = /^\d+(\.\d+)?$/;
 const URL_RULE = /^https?:\/\/\S+$/i;
@@ -56,7 +62,34 @@ export function isStrongPassword(value: string): boolean {
   return value.length <= PASSWORD_MAX && PASSWORD_CHECKS.every((c) => c.test(value));
 }
 
-export const isEmail = (v: string) => v.length <= MAX_LENGTH.email && EMAIL.test(v);
+/** A UTF-16 surrogate without its pair (in a `u` pattern a pair is one code point): UTF-8 cannot encode it. */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Text a database column can hold as given: no NUL (PostgreSQL text cannot hold it) and no unpaired surrogate.
+ * Every text field of a request is checked with this first.
+ */
+export const isStorableText = (v: string) => !v.includes('\u0000') && !UNPAIRED_SURROGATE.test(v);
+
+/**
+ * The one form of an e-mail address, stored and mailed as such: NFKC (full-width and other compatibility letters
+ * become their plain forms) and trimmed. Decision 0020.
+ */
+export const canonicalEmail = (v: string) => v.normalize('NFKC').trim();
+
+/**
+ * What makes two addresses the same account, for look-ups, uniqueness and throttling alike: the canonical form in
+ * lower case. Valid addresses are ASCII (isEmail), where this is exactly what the database's lower() gives.
+ */
+export const emailKey = (v: string) => canonicalEmail(v).toLowerCase();
+
+/** An account's address in its canonical form (spec §5 'email'), at most 100 characters. */
+export const isEmail = (v: string) => {
+  const email = canonicalEmail(v);
+  return email.length <= MAX_LENGTH.email && EMAIL.test(email);
+};
+/** Any well-formed address, non-ASCII local parts included (the identity graph's), at most 100 characters. */
+export const isAnyEmail = (v: string) => v.length <= MAX_LENGTH.email && isStorableText(v) && ANY_EMAIL.test(v);
 export const isDomain = (v: string) => DOMAIN.test(v);
 export const isInteger = (v: string) => v.length <= MAX_LENGTH.integer && INTEGER.test(v);
 export const isNumber = (v: string) => v.length <= MAX_LENGTH.number && NUMBER.test(v);

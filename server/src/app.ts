@@ -47,6 +47,7 @@ import { registerOriginCheck } from './http/origin';
 import { registerStandingGate } from './http/standing-gate';
 import { loggerOptions } from './logger';
 import { createMailer, type Mailer } from './mail';
+import { redisPlace } from './runtime';
 import type { Fanout } from './socket/fanout';
 import { createHub, type Hub } from './socket/hub';
 import { registerSocket } from './socket/routes';
@@ -124,7 +125,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('mailer', mailer);
   app.addHook('onClose', () => mailer.close());
-  const limiter = deps.limiter ?? (await openLimiter(config.redisUrl));
+  const redis = await redisPlace(config, database); // this deployment's namespace in Redis (decision 0019)
+  const limiter = deps.limiter ?? (await openLimiter(redis));
   if (!deps.limiter) app.addHook('onClose', () => limiter.close());
   const sessions = createSessionService(database, (id) => hub.endSession(id));
 
@@ -167,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const verifier = createKeyVerifier({ database, fanout, sealer });
   registerKeyRoutes(app, { database, hub, sealer, verifier });
   const billing = createBilling({ database, fanout });
-  const rates = deps.rates ?? (await openSlidingLimiter(config.redisUrl));
+  const rates = deps.rates ?? (await openSlidingLimiter(redis));
   if (!deps.rates) app.addHook('onClose', () => rates.close());
   registerContractRoutes(app, { database, hub, billing });
   await app.register(async (scope) => {
@@ -179,7 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       billing,
       rates,
       idempotency: createIdempotency(database),
-      templates: createTemplateStore(database),
+      templates: createTemplateStore(database, app),
       authenticators: [keyAuthenticator(verifier), sessionAuthenticator],
       model: FITTED_MODEL,
     });

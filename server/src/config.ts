@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IDENTITY_PROVIDERS, type ProviderId } from '@tessera/common/providers';
 import { z } from 'zod';
+import { type DatabaseTimeouts, databaseTimeouts } from './db/timeouts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -17,6 +18,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optional,
   REDIS_URL: optional,
+  REDIS_NAMESPACE: optional,
   KEY_ENCRYPTION_KEY: optional,
   PUBLIC_URL: optional,
   SMTP_URL: optional,
@@ -27,6 +29,8 @@ const envSchema = z.object({
   STATIC_DIR: optional,
   TESSERA_VERSION: optional,
   SEED_IDENTITIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .string()
@@ -48,6 +52,11 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /**
+   * Prefix of every Redis channel and key after `tessera:` (REDIS_NAMESPACE). Unset: openStorage derives it from
+   * the database (decision 0019), so deployments sharing one Redis never see each other.
+   */
+  redisNamespace: string | null;
   /** Seals API key secrets at rest (32 bytes, base64); none: one generated and kept in the database. */
   keyEncryptionKey: Buffer | null;
   publicUrl: URL;
@@ -63,6 +72,8 @@ export interface Config {
   trustProxy: boolean;
   /** Generated identities loaded when the embedded database has no people yet; 0 turns seeding off. */
   seedIdentities: number;
+  /** How long the server waits on PostgreSQL (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS). */
+  databaseTimeouts: DatabaseTimeouts;
   /** Configured outside sign-in providers: those with client id, secret and issuer all set. */
   oauth: Partial<Record<ProviderId, OauthClientSettings>>;
 }
@@ -107,6 +118,17 @@ function oauthProviders(env: NodeJS.ProcessEnv): Config['oauth'] {
   return providers;
 }
 
+const REDIS_NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+function redisNamespace(value: string | null): string | null {
+  if (value !== null && !REDIS_NAMESPACE.test(value)) {
+    throw new ConfigError(
+      "Invalid configuration: REDIS_NAMESPACE must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
+    );
+  }
+  return value;
+}
+
 function encryptionKey(value: string | null): Buffer | null {
   if (!value) return null;
   const key = Buffer.from(value, 'base64');
@@ -138,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisNamespace: redisNamespace(e.REDIS_NAMESPACE),
     keyEncryptionKey: encryptionKey(e.KEY_ENCRYPTION_KEY),
     publicUrl,
     smtpUrl: e.SMTP_URL,
@@ -150,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     seedIdentities: e.SEED_IDENTITIES,
+    databaseTimeouts: databaseTimeouts(e.DATABASE_STATEMENT_TIMEOUT_MS, e.DATABASE_CONNECT_TIMEOUT_MS),
     oauth: oauthProviders(env),
   };
 }

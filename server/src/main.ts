@@ -10,7 +10,7 @@ const DRAIN_LIMIT_MS = 15_000;
 
 export async function serve(): Promise<void> {
   const config = loadConfig();
-  const database = await openStorage(config, (line) => console.log(line));
+  const database = await openStorage(config, (line) => console.log(line), true);
   const seeding = await seedIdentities(database, config.seedIdentities);
   if (seeding.seeded) {
     await ensureDemoOrganization(database);
@@ -26,8 +26,6 @@ export async function serve(): Promise<void> {
   app.log.info(
     `Tessera ${app.serverVersion} on ${database.engine === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
   );
-  process.stdout.write(`\nTessera console: ${address.origin}/\n\n`);
-
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -44,6 +42,8 @@ export async function serve(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Announced only once the handlers are in: a supervisor may signal the moment it reads this line.
+  process.stdout.write(`\nTessera console: ${address.origin}/\n\n`);
 }
 
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));

@@ -1,11 +1,13 @@
 /** Zod schemas for the spec §5 field rules of validation.ts, for server request bodies. */
 import { z } from 'zod';
 import {
+  canonicalEmail,
   isDate,
   isDomain,
   isEmail,
   isInteger,
   isNumber,
+  isStorableText,
   isStrongPassword,
   isUrl,
   isZip,
@@ -13,18 +15,32 @@ import {
   MESSAGES,
 } from '../validation';
 
-export const emailSchema = z.string().trim().refine(isEmail, MESSAGES.email);
-export const domainSchema = z.string().trim().refine(isDomain, MESSAGES.domain);
-export const passwordSchema = z.string().refine(isStrongPassword, MESSAGES.password);
-export const integerSchema = z.string().trim().refine(isInteger, MESSAGES.integer);
-export const numberSchema = z.string().trim().refine(isNumber, MESSAGES.number);
-export const urlSchema = z.string().trim().refine(isUrl, MESSAGES.url);
-export const zipSchema = z.string().trim().refine(isZip, MESSAGES.zip);
-export const dateSchema = z.string().refine(isDate, MESSAGES.date);
+/**
+ * Every text field of a request is built on this: text PostgreSQL can store (no NUL, no unpaired surrogate), or a
+ * 400 naming the field. It stops the field's other checks, so the field gets this one message.
+ */
+export const text = () => z.string().refine(isStorableText, { message: MESSAGES.text, abort: true });
+
+/** An address in its canonical form (NFKC, trimmed; decision 0020), or the spec message. */
+export const emailSchema = text().overwrite(canonicalEmail).refine(isEmail, MESSAGES.email);
+export const domainSchema = text().trim().refine(isDomain, MESSAGES.domain);
+export const passwordSchema = text().refine(isStrongPassword, MESSAGES.password);
+export const integerSchema = text().trim().refine(isInteger, MESSAGES.integer);
+export const numberSchema = text().trim().refine(isNumber, MESSAGES.number);
+export const urlSchema = text().trim().refine(isUrl, MESSAGES.url);
+export const zipSchema = text().trim().refine(isZip, MESSAGES.zip);
+export const dateSchema = text().refine(isDate, MESSAGES.date);
+
+/** Optional text up to `max` characters, trimmed; `what` names it in the too-long message. */
+export function optionalText(what: string, max: number) {
+  return text().trim().max(max, MESSAGES.tooLong(what, max));
+}
 
 /** Required text: blank or whitespace fails with 'Please provide {what}.' */
 export function requiredText(what: string, max?: number) {
-  const base = z.string().trim().min(1, MESSAGES.required(what));
+  const base = text()
+    .trim()
+    .min(1, { message: MESSAGES.required(what), abort: true });
   return max === undefined ? base : base.max(max, MESSAGES.tooLong(what, max));
 }
 

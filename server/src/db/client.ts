@@ -15,6 +15,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
+import type { DatabaseTimeouts } from './timeouts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -37,12 +38,14 @@ export interface Database {
    */
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** The raw client, for the migrator and bulk loaders. */
-  raw: { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; pool: pg.Pool };
+  raw: { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; pool: pg.Pool; url: string };
 }
 
 export interface QueryOptions {
   prepare?: boolean;
   customPlan?: boolean;
+  /** Which time budget the statement has (DatabaseTimeouts); everything else has the default one. */
+  budget?: 'lookup' | 'usage';
 }
 
 export interface DatabaseOptions {
@@ -51,6 +54,8 @@ export interface DatabaseOptions {
   /** PGlite data folder; null keeps the database in memory (tests). */
   dataDir?: string | null;
   poolSize?: number;
+  /** Time limits on PostgreSQL (none when absent: the CLI's bulk loads and statistics may run long). */
+  timeouts?: DatabaseTimeouts | null;
 }
 
 const statementNames = new Map<string, string>();
@@ -88,7 +93,14 @@ async function customPlanned<T>(pool: pg.Pool, config: pg.QueryConfig): Promise<
   }
 }
 
-function wrap(db: Db, engine: Database['engine'], raw: Database['raw'], close: () => Promise<void>): Database {
+function wrap(
+  db: Db,
+  engine: Database['engine'],
+  raw: Database['raw'],
+  close: () => Promise<void>,
+  timeouts?: DatabaseTimeouts | null,
+): Database {
+  const budgets = { lookup: timeouts?.lookupMs, usage: timeouts?.usageMs };
   return {
     db,
     engine,
@@ -97,7 +109,11 @@ function wrap(db: Db, engine: Database['engine'], raw: Database['raw'], close: (
     transaction: (fn) => db.transaction(fn),
     query: async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
       if (raw.kind === 'pglite') return (await raw.client.query<T>(text, params)).rows as T[];
-      const config = options?.prepare ? { name: statementName(text), text, values: params } : { text, values: params };
+      const config: pg.QueryConfig & { query_timeout?: number } = options?.prepare
+        ? { name: statementName(text), text, values: params }
+        : { text, values: params };
+      const budget = options?.budget && budgets[options.budget];
+      if (budget) config.query_timeout = budget;
       if (!options?.customPlan) return (await raw.pool.query(config)).rows as T[];
       return customPlanned<T>(raw.pool, config);
     },
@@ -111,7 +127,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.url) {
     // Generic plans (decision 0017): the lookup's statements take longer to plan than to run, and PostgreSQL's own
     // choice kept planning them afresh on every call.
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const t = options.timeouts;
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      keepAlive: true,
+      ...(t && {
+        connectionTimeoutMillis: t.connectMs,
+        idleTimeoutMillis: t.idleMs,
+        statement_timeout: t.statementMs,
+        // The client's own limit, for a server that does not answer at all (its statement_timeout cannot fire then).
+        query_timeout: t.statementMs + 1000,
+        idle_in_transaction_session_timeout: t.statementMs * 4,
+      }),
+    });
     // Sent before anything else on each new connection (a client runs its queries in order).
     pool.on('connect', (client) => {
       client.query('set plan_cache_mode = force_generic_plan').catch(() => {});
@@ -119,7 +148,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle client's error (e.g. the server restarting) must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    const database = wrap(db, 'postgres', { kind: 'postgres', pool }, () => pool.end());
+    const database = wrap(db, 'postgres', { kind: 'postgres', pool, url: options.url }, () => pool.end(), t);
     await database.ping();
     return database;
   }

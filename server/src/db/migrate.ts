@@ -5,6 +5,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
 import type { Database } from './client';
 
 export const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -18,12 +19,14 @@ export async function migrate(database: Database): Promise<void> {
     await migratePglite(drizzlePglite({ client: raw.client }), { migrationsFolder: MIGRATIONS_FOLDER });
     return;
   }
-  const client = await raw.pool.connect();
+  // A connection of its own, outside the pool's statement time limits: a migration may rewrite a big table.
+  const client = new pg.Client({ connectionString: raw.url });
+  await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-    client.release();
+    await client.end();
   }
 }

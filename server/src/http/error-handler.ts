@@ -3,6 +3,7 @@ import type { ErrorBody, ErrorCode, FieldError } from '@tessera/common/errors';
 import { STATUS_NAMES } from '@tessera/common/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { createFaultLog, DATABASE_RETRY_AFTER_SECONDS, databaseFault } from '../db/faults';
 import { AppError } from './errors';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -45,8 +46,19 @@ function validationFields(error: FastifyError): FieldError[] {
   });
 }
 
+export const DATABASE_UNAVAILABLE = 'The database is unavailable for a moment. Please retry shortly.';
+
 export function registerErrorHandler(app: FastifyInstance): void {
+  const faults = createFaultLog(app.log);
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // A database that is away is nobody's mistake and passes: 503 with Retry-After, logged once per burst.
+    const fault = databaseFault(error);
+    if (fault) {
+      faults.note(fault);
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      if (error instanceof AppError && error.status === 503) return sendError(reply, 503, error.code, error.message);
+      return sendError(reply, 503, 'unavailable', DATABASE_UNAVAILABLE);
+    }
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
       return sendError(reply, error.status, error.code, error.message, error.fields);

@@ -75,7 +75,9 @@ export class LegalNotice extends AppError {
 }
 
 export class Unavailable extends AppError {
-  constructor(message = 'The service is temporarily unavailable.') {
+  /** `cause`: the failure behind it, so a database fault is answered and logged as one (error-handler.ts). */
+  constructor(message = 'The service is temporarily unavailable.', cause?: unknown) {
     super(503, 'unavailable', message);
+    if (cause !== undefined) this.cause = cause;
   }
 }

@@ -125,6 +125,44 @@ describe('mailer over SMTP', () => {
     expect(records.at(-1)).toMatchObject({ level: 50, attempts: MAX_ATTEMPTS, error: { code: 'ESOCKET' } });
   });
 
+  it('composes in the background: nothing is made before compose returns, null sends nothing, failures stay vague', async () => {
+    server = await startSmtpServer();
+    const log = memoryLogger();
+    const m = smtpMailer(server.url, log.logger);
+    let made = 0;
+    m.compose('password reset', async () => {
+      made++;
+      return resetPassword({ to: EMAIL, name: 'Jane', link: LINK });
+    });
+    m.compose('password reset', async () => {
+      made++;
+      return null;
+    });
+    m.compose('password reset', async () => {
+      made++;
+      throw Object.assign(new Error(`no account for ${EMAIL}`), { code: '57P01' });
+    });
+    expect(made).toBe(0);
+    await m.drain();
+
+    expect(made).toBe(3);
+    expect(server.received.map((r) => r.recipients)).toEqual([[EMAIL]]);
+    expect(log.records().map((r) => [r.msg, r.kind, r.code])).toEqual(
+      expect.arrayContaining([
+        ['mail sent', undefined, undefined],
+        ['mail not composed; dropped', 'password reset', '57P01'],
+      ]),
+    );
+    expect(log.lines.join('')).not.toContain(EMAIL);
+    await m.close();
+    m.compose('password reset', async () => {
+      made++;
+      return null;
+    });
+    await m.drain();
+    expect(made).toBe(3);
+  });
+
   it('close() delivers what is queued, then drops and logs later messages', async () => {
     server = await startSmtpServer();
     const log = memoryLogger();

@@ -3,6 +3,8 @@
  * the background with retries. With SMTP_URL it goes through that server; without it each message is written as
  * an .eml file to DATA_DIR/outbox and its link is logged, so a local install works without any mail server.
  * Logs never carry a message body, a recipient or (in SMTP mode) a link: links hold single-use tokens.
+ * compose() queues the making of a message as well (finding its recipient, issuing its token), so a request whose
+ * mail depends on who is asking does the same work whatever the answer, and answers before any of it is done.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -34,18 +36,23 @@ export interface MailerOptions {
 export interface Mailer {
   /** Queues the message and returns at once; never throws. */
   send(message: MailMessage): void;
+  /**
+   * Queues the making of a message and returns at once; never throws. `make` runs in the background like a
+   * delivery and answers the message, or null for none; if it fails, nothing is sent and the failure is logged
+   * under `kind` (never its details, which may name the recipient).
+   */
+  compose(kind: string, make: () => Promise<MailMessage | null>): void;
   /** Resolves once every queued message has been delivered or given up on. */
   drain(): Promise<void>;
   /** Refuses new messages, drains the queue, then closes the transport. */
   close(): Promise<void>;
 }
 
-interface Job {
-  id: string;
-  message: MailMessage;
-}
+type Ready = { id: string; message: MailMessage };
+/** A message to send, or one to make first (compose). */
+type Job = Ready | { id: string; kind: string; make: () => Promise<MailMessage | null> };
 
-type Deliver = (job: Job) => Promise<void>;
+type Deliver = (job: Ready) => Promise<void>;
 
 /** An error's kind and the server's reply, with addresses and URLs blanked: SMTP replies often quote them. */
 function describeError(err: unknown): Record<string, unknown> {
@@ -142,7 +149,24 @@ export function createMailer(options: MailerOptions): Mailer {
 
   const isIdle = () => active === 0 && queue.length === 0;
 
-  async function deliverWithRetries(job: Job): Promise<void> {
+  /** The job's message, made now if it is a composed one; null when there is none to send. */
+  async function messageOf(job: Job): Promise<Ready | null> {
+    if (!('make' in job)) return job;
+    try {
+      const message = await job.make();
+      return message ? { id: job.id, message } : null;
+    } catch (err) {
+      logger.error(
+        { mailId: job.id, kind: job.kind, code: (err as { code?: unknown })?.code },
+        'mail not composed; dropped',
+      );
+      return null;
+    }
+  }
+
+  async function deliverWithRetries(queued: Job): Promise<void> {
+    const job = await messageOf(queued);
+    if (!job) return;
     for (let attempt = 1; ; attempt++) {
       try {
         await delivery.deliver(job);
@@ -186,18 +210,25 @@ export function createMailer(options: MailerOptions): Mailer {
     return new Promise((resolve) => idleWaiters.push(resolve));
   }
 
+  function enqueue(job: Job, subject: string): void {
+    if (closed || queue.length >= MAX_QUEUED) {
+      logger.error(
+        { subject, queued: queue.length },
+        closed ? 'mailer closed; message dropped' : 'mail queue full; message dropped',
+      );
+      return;
+    }
+    queue.push(job);
+    // Start on a later turn: the caller's request finishes before any mail work begins.
+    setImmediate(pump);
+  }
+
   return {
     send(message) {
-      if (closed || queue.length >= MAX_QUEUED) {
-        logger.error(
-          { subject: message.subject, queued: queue.length },
-          closed ? 'mailer closed; message dropped' : 'mail queue full; message dropped',
-        );
-        return;
-      }
-      queue.push({ id: randomUUID(), message });
-      // Start on a later turn: the caller's request finishes before any mail work begins.
-      setImmediate(pump);
+      enqueue({ id: randomUUID(), message }, message.subject);
+    },
+    compose(kind, make) {
+      enqueue({ id: randomUUID(), kind, make }, kind);
     },
     drain,
     async close() {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, CONSOLE_HEADERS, makeUser, signIn, type TestApp } from '../test/harness';
+import { buildTestApp, CONSOLE_HEADERS, makeUser, signIn, type TestApp, testDatabase } from '../test/harness';
 import { isPush, isReply, openSocket } from '../test/socket-client';
 import { type FanoutMessage, memoryFanout, redisFanout } from './fanout';
+import { deploymentNamespace, type RedisPlace } from './redis-namespace';
 
 describe('memory fan-out', () => {
   it('delivers a copy on a later tick', async () => {
@@ -25,8 +26,10 @@ describe.skipIf(!redisUrl)('Redis fan-out between two server processes', () => {
   let b: TestApp;
   let baseB: string;
   beforeAll(async () => {
-    a = await buildTestApp({ fanout: await redisFanout(redisUrl!) });
-    b = await buildTestApp({ fanout: await redisFanout(redisUrl!) });
+    // Two processes of one deployment: the worker's database names their namespace.
+    const place: RedisPlace = { url: redisUrl!, namespace: await deploymentNamespace(await testDatabase()) };
+    a = await buildTestApp({ fanout: await redisFanout(place) });
+    b = await buildTestApp({ fanout: await redisFanout(place) });
     baseB = await b.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

@@ -1,13 +1,16 @@
 /**
  * Carries pushes to every server process. In-process by default; with REDIS_URL, through one Redis pub/sub
- * channel that every process (the publisher included) listens on, so each message is delivered exactly once
- * per process whichever process published it.
+ * channel of the deployment's namespace that every process (the publisher included) listens on, so each message
+ * is delivered exactly once per process whichever process published it, and never to another deployment.
  */
 import type { User } from '@tessera/common/entities';
+import type { Role } from '@tessera/common/roles';
 import { Redis } from 'ioredis';
+import { type RedisPlace, redisName } from './redis-namespace';
 
 export type FanoutMessage =
-  | { kind: 'push'; channel: string; payload: Record<string, unknown> }
+  /** `minRank`: only connections whose user has at least that rank receive it (checked per connection). */
+  | { kind: 'push'; channel: string; payload: Record<string, unknown>; minRank?: Role }
   | { kind: 'endSession'; sessionId: number }
   | { kind: 'rotateSession'; from: number; to: number; user: User }
   /** An API key was changed or revoked: every process forgets what it cached of it. */
@@ -40,17 +43,17 @@ export function memoryFanout(): Fanout {
   };
 }
 
-const CHANNEL = 'tessera:fanout';
-
-export async function redisFanout(url: string): Promise<Fanout> {
+export async function redisFanout(place: RedisPlace): Promise<Fanout> {
+  const channel = redisName(place, 'fanout');
   const options = { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: true };
-  const pub = new Redis(url, options);
-  const sub = new Redis(url, options);
+  const pub = new Redis(place.url, options);
+  const sub = new Redis(place.url, options);
   const handlers: ((m: FanoutMessage) => void)[] = [];
   for (const client of [pub, sub]) client.on('error', () => {}); // reconnects by itself; publish calls report failures
   await Promise.all([pub.connect(), sub.connect()]);
-  await sub.subscribe(CHANNEL);
-  sub.on('message', (_channel: string, text: string) => {
+  await sub.subscribe(channel);
+  sub.on('message', (from: string, text: string) => {
+    if (from !== channel) return;
     let message: FanoutMessage;
     try {
       message = JSON.parse(text) as FanoutMessage;
@@ -62,7 +65,7 @@ export async function redisFanout(url: string): Promise<Fanout> {
   return {
     kind: 'redis',
     async publish(message) {
-      await pub.publish(CHANNEL, JSON.stringify(message));
+      await pub.publish(channel, JSON.stringify(message));
     },
     onMessage: (handler) => void handlers.push(handler),
     async close() {

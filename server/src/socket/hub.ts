@@ -1,5 +1,10 @@
-/** Open sockets, their channels, and delivery of pushes arriving from the fan-out. */
+/**
+ * Open sockets, their channels, and delivery of pushes arriving from the fan-out. A push reaches a connection only
+ * if its user may still listen on the channel and meets the push's audience (checked per connection at delivery,
+ * with the user the connection has then), so pushes follow the same visibility rules as the REST replies.
+ */
 import { ANONYMOUS_USER, type User } from '@tessera/common/entities';
+import { hasRank, isRole, type Role } from '@tessera/common/roles';
 import { canSubscribe, type ServerMessage, SOCKET_CLOSE } from '@tessera/common/socket';
 import type { WebSocket } from 'ws';
 import type { Fanout, FanoutMessage } from './fanout';
@@ -10,6 +15,19 @@ export interface Connection {
   sessionId: number | null;
   journeyId: string;
   channels: Set<string>;
+}
+
+/** Who on a channel may receive a push: data, not a function, because it travels through Redis as JSON. */
+export interface Audience {
+  /** Only users of at least this rank (e.g. an organization's keys: its admins, and super+ listening there). */
+  minRank?: Role;
+}
+
+/** Whether a push reaches a connection; an audience it cannot read reaches no one. */
+function reaches(conn: Connection, message: Extract<FanoutMessage, { kind: 'push' }>): boolean {
+  if (!canSubscribe(conn.user, message.channel)) return false;
+  if (message.minRank === undefined) return true;
+  return isRole(message.minRank) && hasRank(conn.user.role, message.minRank);
 }
 
 export function send(conn: Connection, message: ServerMessage): void {
@@ -29,7 +47,9 @@ export function createHub(fanout: Fanout) {
 
   function deliver(message: FanoutMessage): void {
     if (message.kind === 'push') {
-      for (const conn of channels.get(message.channel) ?? []) send(conn, ['push', message.payload]);
+      for (const conn of channels.get(message.channel) ?? []) {
+        if (reaches(conn, message)) send(conn, ['push', message.payload]);
+      }
       return;
     }
     if (message.kind === 'rotateSession') {
@@ -74,9 +94,12 @@ export function createHub(fanout: Fanout) {
     clear(conn: Connection): void {
       for (const channel of [...conn.channels]) leave(conn, channel);
     },
-    /** Sends a keyed object to every browser on `channel`, on every server process. */
-    publish(channel: string, payload: Record<string, unknown>): Promise<void> {
-      return fanout.publish({ kind: 'push', channel, payload });
+    /**
+     * Sends a keyed object to every browser on `channel` that the audience admits, on every server process. Give
+     * the audience the REST reply's rule for whatever the payload holds, where the channel's own rule is wider.
+     */
+    publish(channel: string, payload: Record<string, unknown>, audience: Audience = {}): Promise<void> {
+      return fanout.publish({ kind: 'push', channel, payload, ...audience });
     },
     /** Tells every process to sign out and close the sockets of a session. */
     endSession(sessionId: number): Promise<void> {

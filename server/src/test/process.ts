@@ -9,7 +9,11 @@ import { REPO_ROOT } from '../config';
 import { scratchDatabase } from './databases';
 import type {} from './provided-context';
 
-const TSX = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
+/**
+ * Node with tsx loaded in process, as `npm start` runs the server. Not tsx's own command: it relays signals to a
+ * child and kills it when it has not acknowledged one within 30 ms, as a busy server may not have.
+ */
+const NODE_WITH_TSX = [process.execPath, '--import', 'tsx'] as const;
 
 /** Environment for a child that uses this run's database: the PostgreSQL one, or a new PGlite folder. */
 export function storageEnv(dataDir = mkdtempSync(path.join(tmpdir(), 'tessera-data-'))): Record<string, string> {
@@ -45,7 +49,8 @@ export interface Child {
 }
 
 export function runChild(args: string[], env: Record<string, string>): Child {
-  const proc = spawn(TSX, args, {
+  const [node, ...loader] = NODE_WITH_TSX;
+  const proc = spawn(node, [...loader, ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

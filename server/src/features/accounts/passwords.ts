@@ -5,6 +5,7 @@
 import { ACCOUNT_MESSAGES } from '@tessera/common/account-messages';
 import { ANONYMOUS_USER, type User } from '@tessera/common/entities';
 import { afterPassword } from '@tessera/common/return-path';
+import { emailKey } from '@tessera/common/validation';
 import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Executor } from '../../db/client';
@@ -132,32 +133,34 @@ export function createPasswordService(deps: PasswordDeps) {
       return started.user;
     },
 
-    /** Mails a reset link when the address has an active account; answers the same either way. */
+    /**
+     * Mails a reset link when the address has an active account, and answers the same either way. The request
+     * does the same work for both, throttling alone: finding the account, issuing the token and auditing happen
+     * in the mail queue after the reply, so its time tells nothing of the answer.
+     */
     async forgot(email: string, ip: string): Promise<{ sent: true }> {
       await throttle(deps.limiter, [
         [`mail:ip:${ip}`, THROTTLE_RULES.mailPerIp],
-        [`mail:address:${email.toLowerCase()}`, THROTTLE_RULES.mailPerAddress],
+        [`mail:address:${emailKey(email)}`, THROTTLE_RULES.mailPerAddress],
       ]);
-      const found = await findUserByEmail(db, email);
-      const user = found?.user.isActive ? found.user : null;
-      // The same writes happen either way, so the reply takes a similar time; the mail goes out off the request path.
-      const token = user ? await issueToken(db, user.id, 'reset') : null;
-      await audit(db, {
-        action: 'password.forgot',
-        targetType: 'user',
-        targetId: user?.id ?? '',
-        ip,
-        detail: { domain: emailDomain(email) },
+      deps.mailer.compose('password reset', async () => {
+        const found = await findUserByEmail(db, email);
+        const user = found?.user.isActive ? found.user : null;
+        const token = user ? await issueToken(db, user.id, 'reset') : null;
+        await audit(db, {
+          action: 'password.forgot',
+          targetType: 'user',
+          targetId: user?.id ?? '',
+          ip,
+          detail: { domain: emailDomain(email) },
+        });
+        if (!user || !token) return null;
+        return resetPassword({
+          to: user.email,
+          name: user.name,
+          link: actionLink(deps.publicUrl, '/password/reset', token),
+        });
       });
-      if (user && token) {
-        deps.mailer.send(
-          resetPassword({
-            to: user.email,
-            name: user.name,
-            link: actionLink(deps.publicUrl, '/password/reset', token),
-          }),
-        );
-      }
       return { sent: true };
     },
 

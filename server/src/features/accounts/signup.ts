@@ -3,9 +3,8 @@
  * through the e-mailed link (see links.ts); the account joins its organization then.
  */
 import { ACCOUNT_MESSAGES } from '@tessera/common/account-messages';
-import { eq } from 'drizzle-orm';
+import { emailKey } from '@tessera/common/validation';
 import type { Database } from '../../db/client';
-import { users } from '../../db/schema';
 import { Conflict, Unprocessable } from '../../http/errors';
 import { actionLink, type Mailer, verifyEmail } from '../../mail';
 import { audit } from '../audit/record';
@@ -45,13 +44,19 @@ export function createSignupService(deps: SignupDeps) {
       };
     },
 
-    /** Creates the unverified account and mails the verification link; a repeat request re-sends it. */
+    /**
+     * Creates the unverified account and mails the verification link. Sign-up never changes an account that
+     * exists: an active one is refused (spec §8), and one still pending (signed up, or made by an administrator,
+     * and its link not yet used) gets the same reply as a new one and a fresh link mailed to its own address. The
+     * replies reveal no more than pre-approval does. The mail goes to an address nobody has proven yet, so it
+     * carries nothing a requester typed: it greets no one by name (decision 0020).
+     */
     async signup(input: { name: string; email: string }, ip: string): Promise<{ sent: true }> {
       await throttle(deps.limiter, [
         [`mail:ip:${ip}`, THROTTLE_RULES.mailPerIp],
-        [`mail:address:${input.email.toLowerCase()}`, THROTTLE_RULES.mailPerAddress],
+        [`mail:address:${emailKey(input.email)}`, THROTTLE_RULES.mailPerAddress],
       ]);
-      const token = await deps.database.transaction(async (tx) => {
+      const mail = await deps.database.transaction(async (tx) => {
         const existing = await findUserByEmail(tx, input.email);
         if (existing && (existing.user.verifiedAt || existing.user.passwordHash)) {
           throw new Conflict(ACCOUNT_MESSAGES.existingUser(input.email));
@@ -59,15 +64,23 @@ export function createSignupService(deps: SignupDeps) {
         if (!(await findAcceptingOrganization(tx, input.email))) {
           throw new Unprocessable(ACCOUNT_MESSAGES.noAcceptingOrganization(emailDomain(input.email)));
         }
-        let userId = existing?.user.id;
-        if (userId) await tx.update(users).set({ name: input.name, updatedAt: new Date() }).where(eq(users.id, userId));
-        else userId = (await insertUser(tx, { email: input.email, name: input.name, role: 'user' })).id;
-        await audit(tx, { action: 'signup.request', targetType: 'user', targetId: userId, ip });
-        return issueToken(tx, userId, 'verify');
+        // A deactivated account's link would not open: nothing to send.
+        if (existing && !existing.user.isActive) return null;
+        const user = existing?.user ?? (await insertUser(tx, { email: input.email, name: input.name, role: 'user' }));
+        await audit(tx, {
+          action: 'signup.request',
+          targetType: 'user',
+          targetId: user.id,
+          ip,
+          detail: { existing: Boolean(existing) },
+        });
+        return { to: user.email, token: await issueToken(tx, user.id, 'verify') };
       });
-      deps.mailer.send(
-        verifyEmail({ to: input.email, name: input.name, link: actionLink(deps.publicUrl, '/password/set', token) }),
-      );
+      if (mail) {
+        deps.mailer.send(
+          verifyEmail({ to: mail.to, name: null, link: actionLink(deps.publicUrl, '/password/set', mail.token) }),
+        );
+      }
       return { sent: true };
     },
   };

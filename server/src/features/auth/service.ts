@@ -1,3 +1,4 @@
+import { emailKey } from '@tessera/common/validation';
 import type { Database } from '../../db/client';
 import { Unauthorized } from '../../http/errors';
 import type { Hub } from '../../socket/hub';
@@ -27,7 +28,7 @@ export function createAuthService(deps: { database: Database; sessions: SessionS
      */
     async login(input: LoginInput): Promise<StartedSession> {
       const keys: [string, ThrottleRule][] = [
-        [`login:account:${input.email.toLowerCase()}`, THROTTLE_RULES.loginFailuresPerAccount],
+        [`login:account:${emailKey(input.email)}`, THROTTLE_RULES.loginFailuresPerAccount],
         [`login:ip:${input.ip}`, THROTTLE_RULES.loginFailuresPerIp],
       ];
       await refuseWhenOver(deps.limiter, keys);

@@ -1,5 +1,6 @@
 /** Request bodies of /v2/contracts. Money is dollars with at most six decimals (two for the monthly limit). */
 import { CONTRACT_MESSAGES, CONTRACT_STATUSES, PRICE_GROUPS } from '@tessera/common/contracts';
+import { optionalText } from '@tessera/common/schemas/fields';
 import { z } from 'zod';
 
 const money = (decimals: number) =>
@@ -10,7 +11,7 @@ const money = (decimals: number) =>
     .refine((n) => Math.abs(Math.round(n * 10 ** decimals) - n * 10 ** decimals) < 1e-6, CONTRACT_MESSAGES.price);
 
 const fields = {
-  name: z.string().trim().max(100),
+  name: optionalText('a name', 100),
   startsAt: z.iso.datetime({ offset: true }).transform((v) => new Date(v)),
   endsAt: z.iso.datetime({ offset: true }).transform((v) => new Date(v)),
   status: z.enum(CONTRACT_STATUSES),

@@ -4,7 +4,8 @@
  * batch at a time, and the next batch is read only when the client has taken the last. Problems with the header
  * or the first batch answer with a status as usual; a bad row later gets its reason in the `error` column, since
  * the reply has begun. Usage is recorded when the last row is written; if that fails the reply is cut short, so
- * the client cannot mistake it for complete.
+ * the client cannot mistake it for complete. When the server drains, a stream ends after its current batch with a
+ * row saying from which line to send again (decision 0021).
  */
 import type { Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -15,6 +16,7 @@ import { BadRequest, Unprocessable } from '../../http/errors';
 import { TemplateError } from '../templates/evaluate';
 import { type CsvRecord, csvRecords } from './csv-input';
 import { csvLine, flatten, sampleColumns, unionColumns } from './csv-output';
+import type { Drain } from './drain';
 import { type Claim, requestHasher } from './idempotency';
 import { type LookupInput, parseInput } from './inputs';
 import { countInput } from './metrics';
@@ -32,6 +34,7 @@ export const STREAM_MESSAGES = {
     `Column ${name || '(empty)'} is not an input of ${endpoint}; its inputs are ${LOOKUP_ENDPOINTS[endpoint as LookupEndpoint].join(', ')}.`,
   repeated: (name: string) => `Column ${name} appears more than once.`,
   width: (got: number, want: number) => `The row has ${got} fields; the header has ${want}.`,
+  drained: 'Not looked up: the server is restarting. Send this row and the rows after it again.',
 } as const;
 
 interface Row {
@@ -111,7 +114,7 @@ async function lookUp(
 const CSV_TYPE = 'text/csv; charset=utf-8';
 
 export async function streamCsvLookup(
-  deps: LookupDeps,
+  deps: LookupDeps & { drain: Drain },
   endpoint: LookupEndpoint,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -148,7 +151,7 @@ async function* hashing(body: AsyncIterable<Buffer>, hasher: Hash): AsyncGenerat
 }
 
 async function answer(
-  deps: LookupDeps,
+  deps: LookupDeps & { drain: Drain },
   endpoint: LookupEndpoint,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -196,6 +199,7 @@ async function answer(
     yield text;
   }
 
+  let drained = false;
   async function* produce(): AsyncGenerator<string> {
     let complete = false;
     try {
@@ -203,6 +207,15 @@ async function answer(
       yield* keep(lines(first));
       let failed: string | null = null;
       for (;;) {
+        if (deps.drain.draining) {
+          const next = await records.next();
+          if (!next.done) {
+            drained = true;
+            const error = problem(next.value, STREAM_MESSAGES.drained);
+            yield lines([{ row: { record: next.value, error }, identities: [] }]);
+          }
+          break;
+        }
         const rows = await readBatch(records, header, endpoint);
         if (rows.length === 0) break;
         if (failed) {
@@ -237,7 +250,9 @@ async function answer(
           if (idempotent) await deps.idempotency.abandon(idempotent.claim);
           throw error;
         });
-        if (idempotent) {
+        // A drained stream is partial: its key is let go, so the rest can be sent again under it.
+        if (idempotent && drained) await deps.idempotency.abandon(idempotent.claim);
+        else if (idempotent) {
           await deps.idempotency.finish(idempotent.claim, {
             hash: idempotent.hasher.digest('hex'),
             status: 200,
@@ -255,5 +270,12 @@ async function answer(
 
   reply.header('content-disposition', disposition);
   reply.type(CSV_TYPE);
+  // A stream ended by a drain leaves the rest of its body unread: the connection closes (a moment after the reply's
+  // last bytes, so the client reads them) rather than keep the process waiting for an upload nobody will read.
+  reply.raw.on('finish', () => {
+    if (!drained) return;
+    request.raw.socket?.end();
+    setTimeout(() => request.raw.destroy(), 1000).unref();
+  });
   return reply.send(Readable.from(produce()));
 }

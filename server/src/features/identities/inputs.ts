@@ -16,6 +16,7 @@ import {
   plainKeyOf,
 } from '@tessera/common/lookups';
 import { US_STATES } from '@tessera/common/states';
+import { isStorableText, MESSAGES } from '@tessera/common/validation';
 import type { PiiFields } from '../scoring/comparisons';
 
 export interface ExactKey {
@@ -99,6 +100,11 @@ export function parseInput(endpoint: LookupEndpoint, raw: unknown, path: string)
       continue;
     }
     const text = String(value);
+    // Before anything reads it: NUL or a broken surrogate would fail the search in the database, not here.
+    if (!isStorableText(text)) {
+      errors.push({ path: at(name), message: MESSAGES.text });
+      continue;
+    }
     if (text.trim() === '') continue;
     echo[name] = text;
     if (isPiiName(name)) {

@@ -7,6 +7,7 @@ import { LOOKUP_ENDPOINT_NAMES, LOOKUP_ENDPOINTS, LOOKUP_LIMITS, type LookupEndp
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { csvLine, flatten, sampleColumns, unionColumns } from './csv-output';
 import { streamCsvLookup } from './csv-stream';
+import { drainOf } from './drain';
 import { requestHasher } from './idempotency';
 import { type LookupInput, parseInput, parseInputs } from './inputs';
 import { countResults } from './metrics';
@@ -22,12 +23,26 @@ export const POST_MESSAGES = {
   repeated: (name: string) => `Please give ${name} once; POST several inputs to look up more than one.`,
 } as const;
 
-async function sendCsv(
-  reply: FastifyReply,
+/** A reply made whole, its headers set only once the call is metered (a 503 must not carry a CSV's headers). */
+interface Made {
+  text: string;
+  type: string;
+  disposition?: string;
+}
+
+function send(reply: FastifyReply, made: Made): string {
+  reply.header('vary', 'accept');
+  reply.type(made.type);
+  if (made.disposition) reply.header('content-disposition', made.disposition);
+  return made.text;
+}
+
+async function csvOf(
+  requestId: string,
   prepared: Prepared,
   endpoint: LookupEndpoint,
   rows: { input: LookupInput; identities: Record<string, unknown>[] }[],
-): Promise<string> {
+): Promise<Made> {
   const inputColumns = unionColumns(
     [],
     rows.map(
@@ -44,8 +59,6 @@ async function sendCsv(
     ['score', 'matchedOn', ...(await sampleColumns(prepared.template.compiled))],
     flat.flat(),
   );
-  reply.header('content-disposition', `attachment; filename="${endpoint}-${reply.request.id}.csv"`);
-  reply.type('text/csv; charset=utf-8');
   // Input columns are prefixed so they never collide with the template's (Compact Contacts has an `email` too).
   let out = csvLine([...inputColumns.map((c) => `input.${c}`), ...columns]);
   rows.forEach((r, i) => {
@@ -55,10 +68,17 @@ async function sendCsv(
     if (identities.length === 0) out += csvLine([...inputCells, ...columns.map(() => '')]);
     for (const identity of identities) out += csvLine([...inputCells, ...columns.map((c) => identity.get(c) ?? '')]);
   });
-  return out;
+  return {
+    text: out,
+    type: 'text/csv; charset=utf-8',
+    disposition: `attachment; filename="${endpoint}-${requestId}.csv"`,
+  };
 }
 
+const json = (body: unknown): Made => ({ text: JSON.stringify(body), type: 'application/json; charset=utf-8' });
+
 export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): void {
+  const streamDeps = { ...deps, drain: drainOf(app) };
   for (const prefix of LOOKUP_PREFIXES) {
     for (const endpoint of LOOKUP_ENDPOINT_NAMES) {
       const url = `${prefix}/${endpoint}`;
@@ -78,14 +98,14 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
         const parsed = parseInput(endpoint, named, 'querystring');
         if (parsed.errors) throw invalid(parsed.errors);
         const { matches, shaped } = await lookupAndShape(deps, prepared, [parsed.input]);
+        // The reply is made whole before the call is metered: a reply that cannot be made is not charged.
+        const made = wantsCsv(options.format, request.headers.accept)
+          ? await csvOf(request.id, prepared, endpoint, [{ input: parsed.input, identities: shaped[0]! }])
+          : json({ requestId: request.id, identities: shaped[0]! });
         const metrics = countResults(matches);
         metrics.milliseconds = Math.round(reply.elapsedTime);
         await meter(deps, request, { caller: prepared.caller, endpoint, metrics });
-        reply.header('vary', 'accept');
-        if (wantsCsv(options.format, request.headers.accept)) {
-          return sendCsv(reply, prepared, endpoint, [{ input: parsed.input, identities: shaped[0]! }]);
-        }
-        return { requestId: request.id, identities: shaped[0]! };
+        return send(reply, made);
       });
 
       app.post(url, async (request, reply) => {
@@ -108,42 +128,43 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
         if (claim && !(await deps.idempotency.claim(claim, hash, reply))) return reply;
         try {
           const { matches, shaped } = await lookupAndShape(deps, prepared, inputs);
+          const made = wantsCsv(options.format, request.headers.accept)
+            ? await csvOf(
+                request.id,
+                prepared,
+                endpoint,
+                inputs.map((input, i) => ({ input, identities: shaped[i]! })),
+              )
+            : json({
+                requestId: request.id,
+                results: inputs.map((input, i) => ({ input: input.raw, identities: shaped[i]! })),
+              });
           const metrics = countResults(matches);
           metrics.milliseconds = Math.round(reply.elapsedTime);
           await meter(deps, request, { caller: prepared.caller, endpoint, metrics });
-          reply.header('vary', 'accept');
-          let text: string;
-          if (wantsCsv(options.format, request.headers.accept)) {
-            text = await sendCsv(
-              reply,
-              prepared,
-              endpoint,
-              inputs.map((input, i) => ({ input, identities: shaped[i]! })),
-            );
-          } else {
-            reply.type('application/json; charset=utf-8');
-            text = JSON.stringify({
-              requestId: request.id,
-              results: inputs.map((input, i) => ({ input: input.raw, identities: shaped[i]! })),
-            });
-          }
           if (claim) {
-            await deps.idempotency.finish(claim, {
-              hash,
-              status: 200,
-              contentType: String(reply.getHeader('content-type')),
-              disposition: reply.getHeader('content-disposition') as string | undefined,
-              body: Buffer.from(text),
-            });
+            // Metered means served: a reply that could not be kept for replay is still answered, not failed.
+            await deps.idempotency
+              .finish(claim, {
+                hash,
+                status: 200,
+                contentType: made.type,
+                disposition: made.disposition,
+                body: Buffer.from(made.text),
+              })
+              .catch(async (error: unknown) => {
+                request.log.warn({ err: error }, 'an idempotent reply could not be kept');
+                await deps.idempotency.abandon(claim).catch(() => {});
+              });
           }
-          return text;
+          return send(reply, made);
         } catch (error) {
           if (claim) await deps.idempotency.abandon(claim);
           throw error;
         }
       });
 
-      app.put(url, async (request, reply) => streamCsvLookup(deps, endpoint, request, reply));
+      app.put(url, async (request, reply) => streamCsvLookup(streamDeps, endpoint, request, reply));
     }
   }
 }

@@ -113,7 +113,7 @@ export async function runKeys(database: Database, keys: Keys, limit: number): Pr
   const [row] = await database.query<{ hits: KeyHit[] | null; records: [number, string][] | null }>(
     keyStatement(kinds),
     [...kinds.map((kind) => [...keys.get(kind)!]), limit],
-    { prepare: true },
+    { prepare: true, budget: 'lookup' },
   );
   return { hits: row?.hits ?? [], records: new Map(row?.records ?? []) };
 }
@@ -220,7 +220,7 @@ export async function findPiiCandidates(
       perBlock,
     ],
     // Which index serves each block depends on the queries (a zip or not, an address or not): planned per call.
-    { prepare: true, customPlan: true },
+    { prepare: true, customPlan: true, budget: 'lookup' },
   );
   for (const row of rows) out[row.i - 1]!.push({ ...row, id: Number(row.id) });
   return out;
@@ -239,7 +239,7 @@ async function builtRecords(
   const rows = await database.query<{ record: IdentityJson }>(
     `${buildRecordsSql((column) => `${column} = any($1::bigint[])`)} and ${NOT_SUPPRESSED_PERSON}`,
     [ids.map(String)],
-    { prepare: true },
+    { prepare: true, budget: 'lookup' },
   );
   return rows.map((r) => [r.record.id, restrictRecord(r.record, types)] as [number, IdentityJson]);
 }
@@ -256,7 +256,7 @@ export async function loadRecords(
      where r.identity_id = any($1::bigint[]) and r.version = ${RECORD_VERSION}
        and not ${suppressedSql("('identity', r.identity_id::text)")}`,
     [ids.map(String)],
-    { prepare: true },
+    { prepare: true, budget: 'lookup' },
   );
   const records = new Map(rows.map((r) => [r.record.id, restrictRecord(r.record, types)]));
   const unstored = ids.filter((id) => !records.has(id));

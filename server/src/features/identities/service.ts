@@ -6,6 +6,7 @@ import { LOOKUP_LIMITS, type LookupEndpoint, RATE_MESSAGES, RATE_WINDOW_MS } fro
 import type { CallMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client';
+import { databaseFault } from '../../db/faults';
 import { BadRequest, TooManyRequests, Unavailable, Unprocessable } from '../../http/errors';
 import type { Billing, Terms } from '../contracts/billing';
 import { costMicros } from '../contracts/pricing';
@@ -129,15 +130,9 @@ export async function lookupAndShape(
   inputs: LookupInput[],
 ): Promise<{ matches: Match[][]; shaped: Record<string, unknown>[][] }> {
   const matches = await runLookup(deps.database, inputs, prepared.engine);
-  const shaper = prepared.shaper();
   try {
-    const shaped: Record<string, unknown>[][] = [];
-    for (const list of matches) {
-      const out: Record<string, unknown>[] = [];
-      for (const m of list) out.push(await shaper.shape(m));
-      shaped.push(out);
-    }
-    return { matches, shaped };
+    // One shaper per call (per batch of a stream): its time and size allowance is the call's.
+    return { matches, shaped: await prepared.shaper().shapeAll(matches) };
   } catch (error) {
     if (error instanceof TemplateError) throw new Unprocessable(error.message);
     throw error;
@@ -166,7 +161,8 @@ export async function meter(
     });
     deps.billing.charged(caller.organizationId, cost);
   } catch (error) {
-    request.log.error({ err: error }, 'usage could not be recorded');
-    throw new Unavailable(USAGE_UNAVAILABLE);
+    // A database away is logged once per burst by the error handler; anything else is worth its stack here.
+    if (!databaseFault(error)) request.log.error({ err: error }, 'usage could not be recorded');
+    throw new Unavailable(USAGE_UNAVAILABLE, error);
   }
 }

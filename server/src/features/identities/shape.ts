@@ -1,47 +1,54 @@
 /**
- * One identity as the API returns it: its score and what it matched on (and, when asked, why), then the fields
- * the template makes of its record. Template time is also capped per request, so many records cannot add up to
- * a long stall.
+ * Identities as the API returns them: each one's score and what it matched on (and, when asked, why), then the
+ * fields the template makes of its record. A request's records go to the template sandbox together (a few hundred to
+ * a message), and what they may spend is the request's: time and output size are capped per request, so many records
+ * cannot add up to a long stall or a huge reply. The Full template takes the records as they are, with no sandbox.
  */
-import { TemplateError } from '../templates/evaluate';
+import { type Allowance, fullAllowance, TemplateError } from '../templates/evaluate';
 import type { ResolvedTemplate } from '../templates/store';
 import { TEMPLATE_MESSAGES } from '../templates/store';
 import type { Match } from './engine';
-import { createYielder } from './yield';
-
-/** Template time one request (or one batch of a streamed request) may spend in all. */
-export const TEMPLATE_BUDGET_MS = 10_000;
 
 const OURS = new Set(['score', 'matchedOn', 'explain']);
 
 export interface Shaper {
+  /** Every match's identity, list by list in order; the first record the template fails on fails them all. */
+  shapeAll(lists: readonly (readonly Match[])[]): Promise<Record<string, unknown>[][]>;
   shape(match: Match): Promise<Record<string, unknown>>;
 }
 
 export function createShaper(template: ResolvedTemplate, explain: boolean): Shaper {
-  let spent = 0;
-  const pause = createYielder();
-  return {
-    async shape(match) {
-      await pause();
-      const started = performance.now();
-      let fields: Record<string, unknown>;
+  const allowance: Allowance = fullAllowance();
+
+  function identity(match: Match, fields: Record<string, unknown>): Record<string, unknown> {
+    const out: Record<string, unknown> = { score: match.score, matchedOn: match.matchedOn };
+    if (explain) out.explain = match.explain;
+    for (const [key, value] of Object.entries(fields)) if (!OURS.has(key)) out[key] = value;
+    return out;
+  }
+
+  async function shapeAll(lists: readonly (readonly Match[])[]): Promise<Record<string, unknown>[][]> {
+    const matches = lists.flat();
+    let fields: Record<string, unknown>[];
+    if (template.compiled.full) {
+      fields = matches.map((m) => m.record);
+    } else {
       try {
-        fields = await template.compiled.apply(match.record);
-      } catch (error) {
-        const reason = error instanceof TemplateError ? error.message : String(error);
-        throw new TemplateError(TEMPLATE_MESSAGES.failed(template, reason));
-      }
-      spent += performance.now() - started;
-      if (spent > TEMPLATE_BUDGET_MS) {
-        throw new TemplateError(
-          TEMPLATE_MESSAGES.failed(template, `it took more than ${TEMPLATE_BUDGET_MS} ms for this request in all.`),
+        fields = await template.compiled.applyAll(
+          matches.map((m) => m.record),
+          allowance,
         );
+      } catch (error) {
+        if (!(error instanceof TemplateError)) throw error;
+        throw new TemplateError(TEMPLATE_MESSAGES.failed(template, error.message));
       }
-      const out: Record<string, unknown> = { score: match.score, matchedOn: match.matchedOn };
-      if (explain) out.explain = match.explain;
-      for (const [key, value] of Object.entries(fields)) if (!OURS.has(key)) out[key] = value;
-      return out;
-    },
+    }
+    let i = 0;
+    return lists.map((list) => list.map((match) => identity(match, fields[i++]!)));
+  }
+
+  return {
+    shapeAll,
+    shape: async (match) => (await shapeAll([[match]]))[0]![0]!,
   };
 }

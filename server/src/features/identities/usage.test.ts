@@ -13,6 +13,7 @@ import {
   type TestApp,
   testConfig,
 } from '../../test/harness';
+import { createTemplate } from '../templates/repo';
 import { createDatabaseMetering } from '../usage/metering';
 import { USAGE_UNAVAILABLE } from './service';
 import { load, person, uniqueEmail } from './test-people';
@@ -110,6 +111,27 @@ describe('usage', () => {
     const refused = await api.get('/v2/identities/byEmail?email=nope', cookie);
     expect(refused.statusCode).toBe(400);
     expect(await usageOf(String(refused.headers['x-request-id']))).toEqual([]);
+  });
+
+  it('meters nothing for a reply that could not be made (a template whose output cannot be serialised)', async () => {
+    const p = person();
+    await load(t.database, p);
+    const template = await createTemplate(t.database, {
+      name: 'Lambda',
+      organizationId,
+      createdBy: userId,
+      expression: '{"f": function($x) { $x }}',
+      publish: true,
+    });
+    for (const format of ['json', 'csv']) {
+      const res = await api.get(
+        `/v2/identities/byEmail?email=${p.emails[0]!.address}&template=${template.id}&format=${format}`,
+        cookie,
+      );
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.headers['content-disposition']).toBeUndefined();
+      expect(await usageOf(String(res.headers['x-request-id']))).toEqual([]);
+    }
   });
 
   it('answers 503 and shows nothing when usage cannot be written', async () => {

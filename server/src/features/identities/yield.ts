@@ -1,6 +1,7 @@
 /**
- * Long synchronous stretches (scoring many candidates, evaluating templates record after record) hand the event
- * loop a turn every few milliseconds, so one heavy request slows others by its share of the CPU, never stalls them.
+ * Long synchronous stretches (scoring many candidates) hand the event loop a turn every few milliseconds, so one
+ * heavy request slows others by its share of the CPU, never stalls them. Templates need no such turns: they run in
+ * the template sandbox's own processes (decision 0018).
  */
 const SLICE_MS = 5;
 

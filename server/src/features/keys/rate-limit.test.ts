@@ -2,8 +2,9 @@
 import { RATE_MESSAGES } from '@tessera/common/lookups';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisFanout } from '../../socket/fanout';
+import { deploymentNamespace, type RedisPlace } from '../../socket/redis-namespace';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeCustomer, signIn, type TestApp } from '../../test/harness';
+import { buildTestApp, makeCustomer, signIn, type TestApp, testDatabase } from '../../test/harness';
 import { redisSlidingLimiter } from '../throttle/sliding';
 
 let t: TestApp;
@@ -61,9 +62,10 @@ describe('lookup rate limits', () => {
 const redisUrl = process.env.REDIS_URL;
 describe.skipIf(!redisUrl)('rate limits across processes (Redis)', () => {
   it('counts a key’s calls on every process together', async () => {
-    const rates = await Promise.all([0, 1].map(() => redisSlidingLimiter(redisUrl!)));
+    const place: RedisPlace = { url: redisUrl!, namespace: await deploymentNamespace(await testDatabase()) };
+    const rates = await Promise.all([0, 1].map(() => redisSlidingLimiter(place)));
     const apps = await Promise.all(
-      rates.map(async (r) => buildTestApp({ fanout: await redisFanout(redisUrl!), rates: r })),
+      rates.map(async (r) => buildTestApp({ fanout: await redisFanout(place), rates: r })),
     );
     try {
       const [a, b] = apps as [TestApp, TestApp];

@@ -2,8 +2,9 @@
 import { KEY_MESSAGES } from '@tessera/common/keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisFanout } from '../../socket/fanout';
+import { deploymentNamespace, type RedisPlace } from '../../socket/redis-namespace';
 import { consoleClient } from '../../test/console-client';
-import { buildTestApp, makeCustomer, signIn, type TestApp } from '../../test/harness';
+import { buildTestApp, makeCustomer, signIn, type TestApp, testDatabase } from '../../test/harness';
 
 const redisUrl = process.env.REDIS_URL;
 
@@ -11,8 +12,9 @@ describe.skipIf(!redisUrl)('API key revocation across processes (Redis)', () => 
   let a: TestApp;
   let b: TestApp;
   beforeAll(async () => {
-    a = await buildTestApp({ fanout: await redisFanout(redisUrl!) });
-    b = await buildTestApp({ fanout: await redisFanout(redisUrl!) });
+    const place: RedisPlace = { url: redisUrl!, namespace: await deploymentNamespace(await testDatabase()) };
+    a = await buildTestApp({ fanout: await redisFanout(place) });
+    b = await buildTestApp({ fanout: await redisFanout(place) });
   });
   afterAll(async () => {
     await Promise.all([a.app.close(), b.app.close()]);

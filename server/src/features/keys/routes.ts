@@ -7,6 +7,7 @@ import type { ApiKey, User } from '@tessera/common/entities';
 import { KEY_MESSAGES } from '@tessera/common/keys';
 import { isRecordType } from '@tessera/common/record-types';
 import { hasRank } from '@tessera/common/roles';
+import { organizationChannel, selfChannel } from '@tessera/common/socket';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -66,11 +67,16 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
       detail: detail as Record<string, unknown> | undefined,
     });
 
-  /** Tells the owner's and the organization's consoles, then replies. */
+  /**
+   * Tells the consoles that may see the key (canManageKey): its owner's, and on its organization's channel only
+   * administrators and super+, never plain members (who get 404 for it by REST).
+   */
   async function publish(row: KeyRow, item: ApiKey | Record<string, unknown>) {
     const keys = { [row.id]: item };
-    await hub.publish(`self:${row.userId}`, { keys });
-    if (row.organizationId !== null) await hub.publish(`organization:${row.organizationId}`, { keys });
+    await hub.publish(selfChannel(row.userId), { keys });
+    if (row.organizationId !== null) {
+      await hub.publish(organizationChannel(row.organizationId), { keys }, { minRank: 'admin' });
+    }
   }
 
   async function reachable(db: Executor, user: User, id: string, forUpdate = false): Promise<KeyRow> {

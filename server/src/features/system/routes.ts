@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
+import { databaseFault } from '../../db/faults';
 import { Unavailable } from '../../http/errors';
 
 interface SystemDeps {
@@ -19,8 +20,8 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps): vo
       try {
         await deps.database.ping();
       } catch (err) {
-        request.log.error({ err }, 'health check: database unreachable');
-        throw new Unavailable('The database is unreachable.');
+        if (!databaseFault(err)) request.log.error({ err }, 'health check: database unreachable');
+        throw new Unavailable('The database is unreachable.', err);
       }
       return { status: 'ok' as const, database: deps.database.engine };
     },

@@ -1,15 +1,33 @@
 /**
- * Template evaluation: a JSONata expression applied to one identity record, time-boxed and depth-limited so a
- * customer's template cannot hold a server process. Every failure is a TemplateError the API answers with 422.
+ * Templates: a JSONata expression applied to identity records. Compiling (and so checking) one happens here; applying
+ * it happens in the sandbox (sandbox.ts, decision 0018), time-boxed, depth-limited, heap-limited and size-capped, so a
+ * customer's template cannot hold or exhaust a server process. Every failure is a TemplateError the API answers with
+ * 422; the texts of evaluation failures are made in the sandbox's process (sandbox-child.mjs).
  */
 import jsonata from 'jsonata';
+import type { TemplateSandbox } from './sandbox';
 
-/** Per record: the longest one evaluation may run, and how deeply it may nest. */
 export const TEMPLATE_LIMITS = {
+  /** Per record: the longest one evaluation may run (JSONata's own guard), and how deeply it may nest. */
   timeoutMs: 500,
   maxDepth: 200,
   /** Longest an expression may be. */
   maxLength: 20_000,
+  /**
+   * Per record, the hard limit: past it the process is killed. JSONata checks its timeout only between steps, so a
+   * single native call (a backtracking regular expression in $match, $replace, $split or $contains) runs on until then.
+   */
+  hardRecordMs: 1500,
+  /** Template time one request (or one streamed batch of rows) may spend in all. */
+  requestBudgetMs: 10_000,
+  /** Heap (V8 old generation) of each sandbox process. */
+  heapMb: 64,
+  /** One identity's template output as JSON: as much as a CSV row may hold (docs/lookups.md). */
+  maxIdentityBytes: 64 * 1024,
+  /** A request's (or streamed batch's) template output as JSON, all identities together. */
+  maxReplyBytes: 8 * 1024 * 1024,
+  /** Records sent to the sandbox in one message: one for most calls; a big one's turns alternate with others'. */
+  recordsPerJob: 250,
 } as const;
 
 export class TemplateError extends Error {
@@ -22,8 +40,26 @@ export class TemplateError extends Error {
   }
 }
 
+/** What a request may still spend on its template: milliseconds of evaluation and bytes of output. */
+export interface Allowance {
+  ms: number;
+  bytes: number;
+}
+
+export const fullAllowance = (): Allowance => ({
+  ms: TEMPLATE_LIMITS.requestBudgetMs,
+  bytes: TEMPLATE_LIMITS.maxReplyBytes,
+});
+
 export interface CompiledTemplate {
-  /** Applies the template to one record: the object it produces, which becomes the identity's fields. */
+  /** The template `$` (Full): every record as it is, with no evaluation and no sandbox. */
+  readonly full: boolean;
+  /**
+   * Applies the template to each record, in order: the objects they produce, which become the identities' fields.
+   * The first record that fails fails them all (a TemplateError). What it spends is taken from `allowance`.
+   */
+  applyAll(records: readonly Record<string, unknown>[], allowance?: Allowance): Promise<Record<string, unknown>[]>;
+  /** Applies the template to one record. */
   apply(record: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
@@ -31,67 +67,62 @@ interface JsonataFailure {
   code?: string;
   message?: string;
   position?: number;
-  value?: unknown;
-  value2?: unknown;
 }
 
-export const HIDDEN_VALUE = '(a value from the record)';
-
-/**
- * What went wrong, in words safe to show. A compile error quotes only the expression. An evaluation error may quote
- * the record (`$error($string($))` would hand it out in the 422, unbilled), so the values it names are hidden and a
- * template's own `$error()` text is not repeated.
- */
-function describe(error: unknown, evaluating: boolean): TemplateError {
+/** A compile error, in words safe to show: it quotes only the expression. */
+function describe(error: unknown): TemplateError {
   const e = (error ?? {}) as JsonataFailure;
-  if (e.code === 'D1012') return new TemplateError(`it ran longer than ${TEMPLATE_LIMITS.timeoutMs} ms on one record.`);
-  if (e.code === 'D1011') return new TemplateError(`it nested deeper than ${TEMPLATE_LIMITS.maxDepth} levels.`);
   const at = typeof e.position === 'number' ? ` (at character ${e.position})` : '';
-  let message = e.message ?? 'it failed.';
-  if (evaluating) {
-    if (e.code === 'D3137') message = 'the template called $error().';
-    for (const value of [e.value, e.value2]) {
-      if (value === undefined) continue;
-      for (const shown of new Set([JSON.stringify(value), String(value)])) {
-        if (shown) message = message.split(shown).join(HIDDEN_VALUE);
-      }
-    }
-    if (!e.code) message = 'it failed while evaluating.';
-  }
-  return new TemplateError(`${e.code ? `${e.code}: ` : ''}${message}${at}`, e.position);
+  return new TemplateError(`${e.code ? `${e.code}: ` : ''}${e.message ?? 'it failed.'}${at}`, e.position);
 }
-
-const kindOf = (value: unknown) => (value === undefined ? 'nothing' : Array.isArray(value) ? 'an array' : typeof value);
 
 /** The identity template `$`: the record as it is, with no evaluation at all. */
-const IDENTITY: CompiledTemplate = { apply: async (record) => record };
+const FULL: CompiledTemplate = {
+  full: true,
+  applyAll: async (records) => [...records],
+  apply: async (record) => record,
+};
 
-export function compileTemplate(expression: string): CompiledTemplate {
+/**
+ * Checks an expression and makes it a template applied in `sandbox`. Without one it can be checked (a TemplateError
+ * if it does not compile) but not applied.
+ */
+export function compileTemplate(expression: string, sandbox?: TemplateSandbox): CompiledTemplate {
   if (expression.length > TEMPLATE_LIMITS.maxLength) {
     throw new TemplateError(`it is longer than ${TEMPLATE_LIMITS.maxLength} characters.`);
   }
-  if (expression.trim() === '$') return IDENTITY;
-  let compiled: jsonata.Expression;
+  if (expression.trim() === '$') return FULL;
   try {
-    compiled = jsonata(expression, {
-      timeout: TEMPLATE_LIMITS.timeoutMs,
-      stack: TEMPLATE_LIMITS.maxDepth,
-    });
+    jsonata(expression);
   } catch (error) {
-    throw describe(error, false);
+    throw describe(error);
+  }
+  async function applyAll(records: readonly Record<string, unknown>[], allowance = fullAllowance()) {
+    if (!sandbox) throw new Error('This template was compiled to be checked, not applied.');
+    const outputs: Record<string, unknown>[] = [];
+    for (let start = 0; start < records.length; start += TEMPLATE_LIMITS.recordsPerJob) {
+      const result = await sandbox.run({
+        expression,
+        records: records.slice(start, start + TEMPLATE_LIMITS.recordsPerJob),
+        limits: {
+          timeoutMs: TEMPLATE_LIMITS.timeoutMs,
+          maxDepth: TEMPLATE_LIMITS.maxDepth,
+          maxIdentityBytes: TEMPLATE_LIMITS.maxIdentityBytes,
+          maxReplyBytes: TEMPLATE_LIMITS.maxReplyBytes,
+          requestBudgetMs: TEMPLATE_LIMITS.requestBudgetMs,
+          msLeft: allowance.ms,
+          bytesLeft: allowance.bytes,
+        },
+      });
+      allowance.ms -= result.ms;
+      allowance.bytes -= result.bytes;
+      for (const output of result.outputs) outputs.push(output);
+    }
+    return outputs;
   }
   return {
-    async apply(record) {
-      let result: unknown;
-      try {
-        result = await compiled.evaluate(record);
-      } catch (error) {
-        throw describe(error, true);
-      }
-      if (!result || typeof result !== 'object' || Array.isArray(result)) {
-        throw new TemplateError(`it must produce an object for each identity; it produced ${kindOf(result)}.`);
-      }
-      return result as Record<string, unknown>;
-    },
+    full: false,
+    applyAll,
+    apply: async (record) => (await applyAll([record]))[0]!,
   };
 }

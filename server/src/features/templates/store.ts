@@ -1,12 +1,15 @@
 /**
  * Finds the template a lookup asked for: its latest published version, if the caller may use it (mayUse).
  * Compiled versions are kept in memory; which version is latest is read again after a couple of seconds, so a
- * newly published version takes effect on every process within that time.
+ * newly published version takes effect on every process within that time. The store owns the sandbox its templates
+ * are applied in, and ends it with the app.
  */
 import { hasRank } from '@tessera/common/roles';
+import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
 import type { LookupCaller } from '../identities/caller';
 import { type CompiledTemplate, compileTemplate, TemplateError } from './evaluate';
+import { createTemplateSandbox, type TemplateSandbox } from './sandbox';
 
 /** Template 1, Full: the whole record. Used when a lookup names none. */
 export const DEFAULT_TEMPLATE_ID = 1;
@@ -57,7 +60,18 @@ export interface TemplateStore {
   resolve(id: number, caller: LookupCaller): Promise<ResolvedTemplate | null>;
 }
 
-export function createTemplateStore(database: Database): TemplateStore {
+/**
+ * `app`, when given, closes the store (and so the sandbox) when it closes, and logs each template the sandbox had to
+ * stop. The sandbox starts its processes only when a template other than Full is first applied.
+ */
+export function createTemplateStore(
+  database: Database,
+  app?: Pick<FastifyInstance, 'addHook' | 'log'>,
+  sandbox: TemplateSandbox = createTemplateSandbox({
+    onFault: (reason) => app?.log.warn({ reason }, 'template sandbox: a process was ended'),
+  }),
+): TemplateStore & { close(): Promise<void> } {
+  app?.addHook('onClose', () => sandbox.close());
   const latest = new Map<number, { at: number; version: TemplateVersion | null }>();
   const compiled = new Map<string, CompiledTemplate | TemplateError>();
 
@@ -66,7 +80,7 @@ export function createTemplateStore(database: Database): TemplateStore {
     let entry = compiled.get(key);
     if (!entry) {
       try {
-        entry = compileTemplate(t.expression);
+        entry = compileTemplate(t.expression, sandbox);
       } catch (error) {
         entry = error instanceof TemplateError ? error : new TemplateError(String(error));
       }
@@ -79,6 +93,7 @@ export function createTemplateStore(database: Database): TemplateStore {
   }
 
   return {
+    close: () => sandbox.close(),
     async resolve(id, caller) {
       const now = Date.now();
       let cached = latest.get(id);

@@ -1,8 +1,9 @@
 /**
  * Fixed-window counters for throttling (sign-in failures, pre-approval probes, reset requests). In-process by
- * default; shared by every server process through Redis when REDIS_URL is set.
+ * default; shared by every server process through Redis when REDIS_URL is set, under the deployment's namespace.
  */
 import { Redis } from 'ioredis';
+import { type RedisPlace, redisName } from '../../socket/redis-namespace';
 
 export interface Count {
   count: number;
@@ -19,8 +20,6 @@ export interface Limiter {
   reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
-
-const PREFIX = 'tessera:throttle:';
 
 export function memoryLimiter(now: () => number = Date.now): Limiter {
   const windows = new Map<string, { count: number; endsAt: number }>();
@@ -54,31 +53,32 @@ export function memoryLimiter(now: () => number = Date.now): Limiter {
   };
 }
 
-export async function redisLimiter(url: string): Promise<Limiter> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
+export async function redisLimiter(place: RedisPlace): Promise<Limiter> {
+  const redis = new Redis(place.url, { maxRetriesPerRequest: 2, lazyConnect: true });
+  const name = (key: string) => redisName(place, 'throttle', key);
   redis.on('error', () => {}); // reconnects by itself; calls report failures
   await redis.connect();
   const view = (count: number, ttlMs: number): Count => ({ count, retryAfter: Math.max(0, Math.ceil(ttlMs / 1000)) });
   return {
     async peek(key) {
-      const [[, count], [, ttl]] = (await redis
-        .multi()
-        .get(PREFIX + key)
-        .pttl(PREFIX + key)
-        .exec()) as [[unknown, string | null], [unknown, number]];
+      const k = name(key);
+      const [[, count], [, ttl]] = (await redis.multi().get(k).pttl(k).exec()) as [
+        [unknown, string | null],
+        [unknown, number],
+      ];
       return view(Number(count ?? 0), ttl);
     },
     async hit(key, windowMs) {
-      const [[, count], , [, ttl]] = (await redis
-        .multi()
-        .incr(PREFIX + key)
-        .pexpire(PREFIX + key, windowMs, 'NX')
-        .pttl(PREFIX + key)
-        .exec()) as [[unknown, number], unknown, [unknown, number]];
+      const k = name(key);
+      const [[, count], , [, ttl]] = (await redis.multi().incr(k).pexpire(k, windowMs, 'NX').pttl(k).exec()) as [
+        [unknown, number],
+        unknown,
+        [unknown, number],
+      ];
       return view(count, ttl);
     },
     async reset(key) {
-      await redis.del(PREFIX + key);
+      await redis.del(name(key));
     },
     async close() {
       await redis.quit().catch(() => undefined);
@@ -86,6 +86,6 @@ export async function redisLimiter(url: string): Promise<Limiter> {
   };
 }
 
-export function openLimiter(redisUrl: string | null): Promise<Limiter> {
-  return redisUrl ? redisLimiter(redisUrl) : Promise.resolve(memoryLimiter());
+export function openLimiter(redis: RedisPlace | null): Promise<Limiter> {
+  return redis ? redisLimiter(redis) : Promise.resolve(memoryLimiter());
 }

@@ -2,9 +2,10 @@
  * Sliding-window rate limits for the lookup API (per key, per organization). The window is estimated from two fixed
  * windows: the current one's count plus the previous one's, weighted by how much of it still overlaps the last
  * `windowMs`. A refused call is not counted. In-process by default; with REDIS_URL one atomic script per check, so a
- * limit holds across every server process.
+ * limit holds across every server process (of this deployment: the counters live under its namespace).
  */
 import { Redis } from 'ioredis';
+import { type RedisPlace, redisName } from '../../socket/redis-namespace';
 
 export interface RateDecision {
   allowed: boolean;
@@ -71,7 +72,6 @@ export function memorySlidingLimiter(now: () => number = Date.now): SlidingLimit
   };
 }
 
-const PREFIX = 'tessera:rate:';
 const SCRIPT = `local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
 if previous * tonumber(ARGV[1]) + current + 1 > tonumber(ARGV[2]) then return {0, current, previous} end
@@ -79,8 +79,8 @@ current = redis.call('INCR', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {1, current, previous}`;
 
-export async function redisSlidingLimiter(url: string): Promise<SlidingLimiter> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
+export async function redisSlidingLimiter(place: RedisPlace): Promise<SlidingLimiter> {
+  const redis = new Redis(place.url, { maxRetriesPerRequest: 2, lazyConnect: true });
   redis.on('error', () => {}); // reconnects by itself; calls report failures
   await redis.connect();
   redis.defineCommand('slidingHit', { numberOfKeys: 2, lua: SCRIPT });
@@ -94,8 +94,8 @@ export async function redisSlidingLimiter(url: string): Promise<SlidingLimiter> 
       const index = Math.floor(at / windowMs);
       const elapsed = at - index * windowMs;
       const [allowed, current, previous] = await client.slidingHit(
-        `${PREFIX}${key}:${windowMs}:${index}`,
-        `${PREFIX}${key}:${windowMs}:${index - 1}`,
+        redisName(place, 'rate', key, windowMs, index),
+        redisName(place, 'rate', key, windowMs, index - 1),
         1 - elapsed / windowMs,
         limit,
         windowMs * 2,
@@ -108,6 +108,6 @@ export async function redisSlidingLimiter(url: string): Promise<SlidingLimiter> 
   };
 }
 
-export function openSlidingLimiter(redisUrl: string | null): Promise<SlidingLimiter> {
-  return redisUrl ? redisSlidingLimiter(redisUrl) : Promise.resolve(memorySlidingLimiter());
+export function openSlidingLimiter(redis: RedisPlace | null): Promise<SlidingLimiter> {
+  return redis ? redisSlidingLimiter(redis) : Promise.resolve(memorySlidingLimiter());
 }

@@ -83,6 +83,7 @@ function row(e: UsageEvent, at: Date): Record<string, unknown> {
 export async function writeUsage(database: Database, events: UsageEvent[], at = new Date()): Promise<number> {
   const [result] = await database.query<{ written: number }>(WRITE, [JSON.stringify(events.map((e) => row(e, at)))], {
     prepare: true,
+    budget: 'usage',
   });
   return result?.written ?? 0;
 }

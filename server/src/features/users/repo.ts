@@ -1,3 +1,4 @@
+import { canonicalEmail, emailKey } from '@tessera/common/validation';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { organizations, users } from '../../db/schema';
@@ -5,17 +6,26 @@ import { organizations, users } from '../../db/schema';
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 
+/** Stores the address in its canonical form (decision 0020), whoever made the user. */
 export async function insertUser(db: Executor, values: NewUser): Promise<UserRow> {
-  const [row] = await db.insert(users).values(values).returning();
+  const [row] = await db
+    .insert(users)
+    .values({ ...values, email: canonicalEmail(values.email) })
+    .returning();
   return row!;
 }
 
+/**
+ * The live user whose address is `email`'s key (decision 0020). The key is compared with the stored address as the
+ * unique index folds it, and never folded by the database itself: a matched user's key is always their own, so
+ * every form of an address that reaches an account counts against that account's one sign-in throttle.
+ */
 export async function findUserByEmail(db: Executor, email: string) {
   const [row] = await db
     .select({ user: users, organizationName: organizations.name })
     .from(users)
     .leftJoin(organizations, eq(organizations.id, users.organizationId))
-    .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt)))
+    .where(and(sql`lower(${users.email}) = ${emailKey(email)}`, isNull(users.deletedAt)))
     .limit(1);
   return row ?? null;
 }

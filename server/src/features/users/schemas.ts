@@ -1,15 +1,15 @@
 /** Request bodies of /v2/users (decision 0007), with the spec §5 field rules. */
 import { isRecordType, RECORD_TYPES } from '@tessera/common/record-types';
 import { assignableRoles } from '@tessera/common/roles';
-import { emailSchema, nameSchema } from '@tessera/common/schemas/fields';
-import { MAX_LENGTH, MESSAGES } from '@tessera/common/validation';
+import { emailSchema, nameSchema, optionalText, text } from '@tessera/common/schemas/fields';
+import { MAX_LENGTH } from '@tessera/common/validation';
 import { z } from 'zod';
 
-export const titleSchema = z.string().trim().max(MAX_LENGTH.title, MESSAGES.tooLong('a title', MAX_LENGTH.title));
+export const titleSchema = optionalText('a title', MAX_LENGTH.title);
 /** Only ranks a person can hold; the half states (resetter, signer) are never stored. */
 const storedRole = z.enum(assignableRoles('root').concat('root') as [string, ...string[]]);
 const recordTypes = z
-  .array(z.string().refine(isRecordType, `Please choose record types from: ${RECORD_TYPES.join(', ')}.`))
+  .array(text().refine(isRecordType, `Please choose record types from: ${RECORD_TYPES.join(', ')}.`))
   .max(RECORD_TYPES.length)
   .transform((list) => [...new Set(list)]);
 

@@ -1,6 +1,6 @@
 import type { Role } from '@tessera/common/roles';
 import { isRole } from '@tessera/common/roles';
-import { isEmail, isStrongPassword, MESSAGES } from '@tessera/common/validation';
+import { canonicalEmail, isEmail, isStrongPassword, MESSAGES } from '@tessera/common/validation';
 import { ConfigError } from '../../config';
 import type { Database } from '../../db/client';
 import { BadRequest, Conflict } from '../../http/errors';
@@ -17,7 +17,7 @@ export interface CreateUserInput {
 
 /** Creates a verified, active user (operators' path: CLI and ROOT_EMAIL). */
 export async function createUser(database: Database, input: CreateUserInput): Promise<UserRow> {
-  const email = input.email.trim();
+  const email = canonicalEmail(input.email);
   if (!isEmail(email)) throw new BadRequest(MESSAGES.email, [{ path: 'email', message: MESSAGES.email }]);
   if (input.password && !isStrongPassword(input.password)) {
     throw new BadRequest(MESSAGES.password, [{ path: 'password', message: MESSAGES.password }]);
