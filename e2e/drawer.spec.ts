@@ -1,3 +1,4 @@
+import { SUBMENU_CLOSE_DELAY_MS, SUBMENU_OPEN_DELAY_MS } from '@tessera/common/constants';
 import { describe, expect, it } from 'vitest';
 import { newPage, signInAsRoot, useServerAndBrowser } from './support/browser';
 
@@ -31,6 +32,46 @@ describe('drawer (spec §2)', () => {
     await expect.poll(() => drawerWidth(page)).toBe(200);
     await page.mouse.move(800, 500);
     await expect.poll(() => drawerWidth(page)).toBe(56);
+    await context.close();
+  });
+
+  it('opens a group of the rail as a flyout once the pointer has rested on it 300 ms, and closes it 250 ms after the pointer leaves', async () => {
+    const { context, page } = await newPage(env.browser, 900);
+    await signInAsRoot(page, env.server.url);
+    await page.goto(`${env.server.url}/usage`);
+    const drawer = page.getByTestId('nav-drawer');
+    await drawer.waitFor();
+    expect(await drawer.getAttribute('data-mode')).toBe('rail');
+    const flyout = page.getByRole('group', { name: 'System' });
+
+    await drawer.getByRole('button', { name: 'System' }).hover();
+    // Right after the pointer arrives the group is not open yet; past the open delay it is.
+    expect(await flyout.isVisible()).toBe(false);
+    await page.waitForTimeout(SUBMENU_OPEN_DELAY_MS + 200);
+    expect(await flyout.isVisible()).toBe(true);
+    expect(await flyout.getByRole('link').allTextContents()).toEqual([
+      'Releases',
+      'Deployments',
+      'Clusters',
+      'Query',
+      'SSH',
+      'Billing',
+      'Sessions',
+      'Segments',
+    ]);
+
+    // Leaving for the page closes it once the close delay has passed.
+    await page.mouse.move(800, 500);
+    await page.waitForTimeout(SUBMENU_CLOSE_DELAY_MS + 200);
+    expect(await flyout.isVisible()).toBe(false);
+
+    // The pointer can travel from the group into its flyout and follow a link there.
+    await drawer.getByRole('button', { name: 'Support' }).hover();
+    const support = page.getByRole('group', { name: 'Support' });
+    await support.waitFor();
+    await support.getByRole('link', { name: 'Contact Us' }).click();
+    await page.waitForURL(`${env.server.url}/contact`);
+    await expect.poll(() => page.title()).toBe('Tessera - Contact Us');
     await context.close();
   });
 

@@ -222,8 +222,46 @@ describe("a failed submit (spec §3 form container, §5 'Validation failed.')", 
     await context.close();
   });
 
+  it('shows the banner on the sign-in form submitted empty, listing both fields, and sends nothing', async () => {
+    const { context, page } = await newPage(env.browser);
+    const logins: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/auth/login') logins.push(r.postData() ?? '');
+    });
+    await page.goto(`${env.server.url}/login`);
+    await expect.poll(() => page.title()).toBe('Tessera - Sign in');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const banner = validationBanner(page);
+    await banner.getByText(VALIDATION_FAILED_ALERT.title).waitFor();
+    await banner.getByText(VALIDATION_FAILED_ALERT.text!).waitFor();
+    expect(await bannerItems(page)).toEqual([
+      `Email: ${MESSAGES.required('an email address')}`,
+      `Password: ${MESSAGES.required('a password')}`,
+    ]);
+    await expect.poll(() => hasFocus(page, 'Email')).toBe(true);
+    expect(logins).toEqual([]);
+
+    // Fixed, it signs in; 'Remember me' goes as the form's value, 'true' or empty (spec §3).
+    await field(page, 'Email').fill(fay.email);
+    await field(page, 'Password').fill(fay.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${env.server.url}/`);
+    expect(logins.map((body) => (JSON.parse(body) as { remember?: unknown }).remember)).toEqual(['']);
+    await context.close();
+  });
+
   // The button is clicked while an empty required field has the focus: leaving the field shows its error.
   it.each([
+    {
+      screen: '/login',
+      button: 'Sign in',
+      open: async (page: Page) => {
+        await page.goto(`${env.server.url}/login`);
+        await expect.poll(() => page.title()).toBe('Tessera - Sign in');
+      },
+      focused: 'Email',
+      what: 'an email address',
+    },
     {
       screen: '/signup',
       button: 'Verify email',
@@ -290,6 +328,40 @@ describe("a failed submit (spec §3 form container, §5 'Validation failed.')", 
     await expect.poll(() => bannerItems(page)).toEqual([`Current Password: ${ACCOUNT_MESSAGES.wrongPassword}`]);
     expect(new URL(page.url()).pathname).toBe('/password/change');
     await context.close();
+  });
+});
+
+describe("the sign-up confirmation (spec §2, §3 'sent', §4)", () => {
+  it("shows 'Verify Your Email' only when the reply says the mail was sent", async () => {
+    for (const sent of [false, true]) {
+      const { context, page } = await newPage(env.browser);
+      const address = `sent-${sent}@sent-forms.example`;
+      // The server always sends; a reply of `sent: false` is made here to see that the page reads it.
+      await page.route('**/auth/preapprove', (route) =>
+        route.fulfill({
+          json: { emailDomain: 'sent-forms.example', organizationName: 'Sent Forms', acceptUsers: true, userId: 0 },
+        }),
+      );
+      await page.route('**/auth/signup', (route) => route.fulfill({ json: { sent } }));
+      await openSignup(page);
+      await field(page, 'Name').fill('Sent Tester');
+      await field(page, 'Email').fill(address);
+      await field(page, 'Email').blur();
+      const verify = page.getByRole('button', { name: 'Verify email' });
+      await expect.poll(() => verify.isEnabled()).toBe(true);
+      const answered = page.waitForResponse('**/auth/signup');
+      await verify.click();
+      await answered;
+      if (sent) {
+        await page.getByTestId('signup-sent').getByText(ACCOUNT_MESSAGES.signupSent.title).waitFor();
+      } else {
+        await page.getByTestId('alert-stack').getByRole('alert').first().waitFor();
+        expect(await page.getByTestId('signup-sent').count()).toBe(0);
+        expect(await page.getByText(ACCOUNT_MESSAGES.signupSent.title, { exact: true }).count()).toBe(0);
+        expect(await field(page, 'Email').inputValue()).toBe(address);
+      }
+      await context.close();
+    }
   });
 });
 

@@ -99,6 +99,30 @@ describe('error pages', () => {
   });
 
   it.each([
+    { path: '/error/999', code: '999' },
+    { path: '/error/99', code: '99' },
+    { path: '/error/abc', code: null },
+    { path: '/error/abc/Something%20broke.', code: null, message: 'Something broke.' },
+  ])(
+    "$path: a code the spec does not name shows 'Error' and the generic message, with the code only if it is a number",
+    async ({ path, code, message }) => {
+      const { context, page } = await newPage(env.browser);
+      await page.goto(`${env.server.url}${path}`);
+      await expect.poll(() => page.title()).toBe('Tessera - Error');
+      await page.getByTestId('page-title').getByText('Error', { exact: true }).waitFor();
+      await page
+        .getByText(message ?? "We're sorry! An error has occurred. Please try again later.", { exact: true })
+        .waitFor();
+      const main = page.getByRole('main');
+      expect(await main.getByText('Page Not Found').count()).toBe(0);
+      expect(await main.getByText('404', { exact: true }).count()).toBe(0);
+      if (code) expect(await main.getByText(code, { exact: true }).count()).toBe(1);
+      else expect(await main.getByText(/^\d+$/).count()).toBe(0);
+      await context.close();
+    },
+  );
+
+  it.each([
     '/no/such/page',
     '/users/abc',
     '/users/404',

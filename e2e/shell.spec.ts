@@ -1,8 +1,15 @@
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newPage, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { ROOT } from './support/server';
+import { newPage, signInAsRoot, signInWithForm, useServerAndBrowser } from './support/browser';
+import { fieldError } from './support/forms';
+import { ROOT, seedUser } from './support/server';
 
-const env = useServerAndBrowser();
+const signer = seedUser('user', { name: 'Sam Signer', signer: true });
+
+const env = useServerAndBrowser({ users: [signer] });
+
+/** The text as the person sees it: innerText follows CSS text-transform, textContent does not. */
+const shownText = (locator: Locator) => locator.evaluate((el) => (el as HTMLElement).innerText.trim());
 
 const background = (page: import('playwright-core').Page) =>
   page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -35,6 +42,28 @@ describe('top bar (spec §2-3)', () => {
     await page.waitForURL(`${env.server.url}/login`);
     await page.goto(`${env.server.url}/usage`);
     await page.waitForURL(`${env.server.url}/login?returnTo=%2Fusage`);
+    await context.close();
+  });
+});
+
+describe('wording (spec §2)', () => {
+  it("shows buttons with the spec's wording as written, not in capitals", async () => {
+    const { context, page } = await newPage(env.browser);
+    await page.goto(`${env.server.url}/login`);
+    expect(await shownText(page.getByRole('button', { name: 'Sign in', exact: true }))).toBe('Sign in');
+    expect(await shownText(page.getByRole('link', { name: 'Sign in with GitHub' }))).toBe('Sign in with GitHub');
+
+    await signInWithForm(page, env.server.url, signer);
+    await page.waitForURL(`${env.server.url}/terms`);
+    const accept = page.getByRole('button', { name: 'I accept this Agreement' });
+    expect(await shownText(accept)).toBe('I accept this Agreement');
+    await accept.click();
+    await page.waitForURL(`${env.server.url}/`);
+
+    await page.getByRole('button', { name: 'User menu' }).click();
+    const card = page.getByTestId('user-card');
+    expect(await shownText(card.getByRole('button', { name: 'Sign Out' }))).toBe('Sign Out');
+    expect(await shownText(card.getByRole('link', { name: 'Profile' }))).toBe('Profile');
     await context.close();
   });
 });
@@ -72,8 +101,8 @@ describe('sign-in page (spec §2)', () => {
     const { context, page } = await newPage(env.browser);
     await page.goto(`${env.server.url}/login`);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('Please provide an email address.').waitFor();
-    await page.getByText('Please provide a password.').waitFor();
+    await expect.poll(() => fieldError(page, 'Email')).toBe('Please provide an email address.');
+    await expect.poll(() => fieldError(page, 'Password')).toBe('Please provide a password.');
     await page.getByLabel('Email').fill(ROOT.email);
     await page.getByLabel('Password', { exact: true }).fill(ROOT.password);
     await page.getByLabel('Remember me').check();

@@ -10,8 +10,18 @@ export const ERROR_TITLES: Record<number, string> = {
   500: 'Server Error',
 };
 
-export function errorTitle(code: number): string {
-  return ERROR_TITLES[code] ?? 'Error';
+/** A status's title; any code the spec does not name, or none at all (null), is 'Error'. */
+export function errorTitle(code: number | null): string {
+  return (code !== null && ERROR_TITLES[code]) || 'Error';
+}
+
+/**
+ * The status an error page's address names (spec §2 error screen): none means 404; a number is taken as it is,
+ * known or not; anything else names no status (null), shown as 'Error' with the generic message.
+ */
+export function routeErrorCode(value: string | undefined): number | null {
+  if (value === undefined) return 404;
+  return /^\d{1,15}$/.test(value) ? Number(value) : null;
 }
 
 export const ERROR_MESSAGES = {
@@ -20,7 +30,7 @@ export const ERROR_MESSAGES = {
   other: "We're sorry! An error has occurred. Please try again later.",
 } as const;
 
-export function errorMessage(code: number): string {
+export function errorMessage(code: number | null): string {
   if (code === 404) return ERROR_MESSAGES[404];
   if (code === 403) return ERROR_MESSAGES[403];
   return ERROR_MESSAGES.other;

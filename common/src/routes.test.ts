@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { routeErrorCode } from './errors';
 import { documentTitle, isApiPath, isGuardedModule, parseResource, ROUTES, routeTitle } from './routes';
 
 const byPath = (path: string) => ROUTES.find((r) => r.path === path)!;
@@ -59,6 +60,14 @@ describe('route table (spec §2)', () => {
     expect(routeTitle(byPath('/error/:code'), { code: '451' })).toBe('Legal Notice');
     expect(routeTitle(byPath('/error/:code'), { code: '418' })).toBe('Error');
     expect(routeTitle(byPath('/error'), {})).toBe('Page Not Found');
+  });
+
+  it("titles an error page whose code is unknown or not a number 'Error'", () => {
+    for (const code of ['999', '99', 'abc', '404x', ' 404', '-404', '4.04']) {
+      expect(routeTitle(byPath('/error/:code'), { code }), code).toBe('Error');
+      expect(routeTitle(byPath('/error/:code/:message'), { code, message: 'x' }), code).toBe('Error');
+    }
+    expect([undefined, '403', '999', '0404', 'abc', ''].map(routeErrorCode)).toEqual([404, 403, 999, 404, null, null]);
   });
 
   it('guards the system pages per spec §6', () => {

@@ -3,7 +3,7 @@
  * Module names carry their guard as a prefix (user-*, super-*, root-*) because the route-load failure rule
  * of §2 depends on it.
  */
-import { errorTitle } from './errors';
+import { errorTitle, routeErrorCode } from './errors';
 import type { Role } from './roles';
 
 export interface RouteDef {
@@ -71,11 +71,11 @@ export const ROUTES: RouteDef[] = [
   { path: '/scoring', title: 'Match Scores Explained', role: 'anonymous', module: 'scoring' },
   { path: '/contact', title: 'Contact Us', role: 'anonymous', module: 'contact' },
   { path: '/chat', title: 'Support Chat', role: 'anonymous', module: 'chat' },
-  { path: '/error', title: () => errorTitle(404), role: 'anonymous', module: 'error' },
-  { path: '/error/:code', title: (p) => errorTitle(Number(p.code)), role: 'anonymous', module: 'error' },
+  { path: '/error', title: () => errorTitle(routeErrorCode(undefined)), role: 'anonymous', module: 'error' },
+  { path: '/error/:code', title: (p) => errorTitle(routeErrorCode(p.code)), role: 'anonymous', module: 'error' },
   {
     path: '/error/:code/:message',
-    title: (p) => errorTitle(Number(p.code)),
+    title: (p) => errorTitle(routeErrorCode(p.code)),
     role: 'anonymous',
     module: 'error',
   },
@@ -147,8 +147,12 @@ export function isApiPath(pathname: string): boolean {
   return API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 }
 
-/** Resource routes (spec §2 pattern): the ones taking an id, and /templates/{action}. */
+/**
+ * Resource routes (spec §2 pattern): the ones taking an id, and /templates/{action}. Key ids are letters and
+ * digits, not numbers, so the keys page reads its addresses itself (parseKeyResource in key-settings.ts).
+ */
 export function isResourceRoute(path: string): boolean {
+  if (path.startsWith('/keys/')) return false;
   return path.endsWith('/:id') || path === '/templates/:action';
 }
 

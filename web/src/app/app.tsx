@@ -1,4 +1,9 @@
-/** Theme (spec §3: light by default, following the system until the user picks) and the router. */
+/**
+ * Theme (spec §3: light by default, following the system until the user picks) and the router. The router's
+ * updates are not transitions: a navigation commits at once, so the spec §2 bookkeeping (loading flag, alerts,
+ * `hit`) runs when the link is followed, and the spinner shows while a slow page's code is still on its way,
+ * instead of the old page lingering until the new one is ready.
+ */
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -20,7 +25,7 @@ export function App() {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      <RouterProvider router={router} />
+      <RouterProvider router={router} useTransitions={false} />
     </ThemeProvider>
   );
 }

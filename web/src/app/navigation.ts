@@ -1,6 +1,8 @@
 /**
- * Spec §2 navigation behaviour. `beginNavigation` runs when the location changes (before pages' effects);
- * `finishNavigation` runs once the page has loaded and rendered.
+ * Spec §2 navigation behaviour. `beginNavigation` runs when the location changes (before pages' effects, and
+ * before a lazily loaded page's code has arrived); `finishNavigation` runs once the page has loaded and rendered.
+ * The console does all scrolling itself (`takeOverScrolling`): the browser's own restoring of a position on Back
+ * and Forward would fight the spec's rule of the top, or the hash anchor 72 px down.
  */
 import { SCROLL_OFFSET_PX } from '@tessera/common/constants';
 import { documentTitle } from '@tessera/common/routes';
@@ -13,13 +15,28 @@ export function resetHitIndex(): void {
   hitIndex = 0;
 }
 
-export function beginNavigation(pattern: string, href: string, search: string, send: (m: ClientMessage) => void): void {
+/** What a navigation tells the server over the socket. */
+export interface NavigationSocket {
+  send(message: ClientMessage): void;
+  /** Spec §7 `clear`: the page's model and what the server pushes for it are gone. */
+  clear(): void;
+}
+
+/** Stops the browser restoring scroll positions on Back and Forward; `finishNavigation` decides instead. */
+export function takeOverScrolling(history: Pick<History, 'scrollRestoration'> = window.history): void {
+  history.scrollRestoration = 'manual';
+}
+
+export function beginNavigation(pattern: string, href: string, search: string, socket: NavigationSocket): void {
   const store = useStore.getState();
   const first = store.route === null;
-  if (!first) store.set({ model: {} });
+  if (!first) {
+    store.set({ model: {} });
+    socket.clear();
+  }
   store.set({ route: { pattern, url: href }, loading: true });
   store.clearAlerts();
-  send(['hit', { index: hitIndex++, url: href }]);
+  socket.send(['hit', { index: hitIndex++, url: href }]);
   // Query-string parameters are synced into the page model.
   store.setModel({ ...useStore.getState().model, ...Object.fromEntries(new URLSearchParams(search)) });
 }

@@ -2,6 +2,7 @@
 import { ROUTES } from '@tessera/common/routes';
 import { createBrowserRouter } from 'react-router';
 import { setNavigator } from '../lib/navigator';
+import { takeOverScrolling } from './navigation';
 import { NotFound, RouteElement } from './route-element';
 import { RouteError } from './route-error';
 import { Shell } from './shell/shell';
@@ -20,3 +21,4 @@ export const router = createBrowserRouter([
 ]);
 
 setNavigator((to, options) => void router.navigate(to, options));
+takeOverScrolling();

@@ -5,11 +5,17 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import { PASSWORD_CHECKS } from '@tessera/common/validation';
 
-/** Read by screen readers, not shown: whether an item is met is otherwise only its icon and colour. */
+/**
+ * Read by screen readers, not shown: whether an item is met is otherwise only its icon and colour. Sizes are
+ * strings: MUI reads a bare `width: 1` as 100 %, which once made the password pages scroll sideways.
+ */
 const VISUALLY_HIDDEN = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  width: '1px',
+  height: '1px',
+  margin: '-1px',
+  padding: 0,
+  border: 0,
   overflow: 'hidden',
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',

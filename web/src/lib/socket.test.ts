@@ -91,6 +91,22 @@ describe('console socket (spec §4, §7)', () => {
     await vi.waitFor(() => expect(received).toEqual([['unsubscribe', 'organization:3']]));
   });
 
+  it("sends `clear` with the user's channels right behind it, and nothing while it is not open", async () => {
+    connect();
+    client.follow(USER);
+    client.clear(); // not open yet: the open handler subscribes afresh
+    await vi.waitFor(() => expect(received).toHaveLength(2));
+    received.length = 0;
+    client.clear();
+    await vi.waitFor(() =>
+      expect(received).toEqual([
+        ['clear', null],
+        ['subscribe', 'self:5'],
+        ['subscribe', 'organization:3'],
+      ]),
+    );
+  });
+
   it('reconnects when the signed-in user changes, so the server reads the new session', async () => {
     connect();
     client.follow(ANONYMOUS_USER);

@@ -74,6 +74,17 @@ export class SocketClient {
   }
 
   /**
+   * Spec §7 `clear`, sent at a navigation as the page model is cleared: the server drops every subscription of
+   * this socket, the page's with the rest, so the channels the socket follows for the user are asked for again
+   * right behind it. A socket that is not open has nothing to clear: it subscribes afresh when it opens.
+   */
+  clear(): void {
+    if (this.ws?.readyState !== WebSocket.OPEN) return;
+    this.ws.send(JSON.stringify(['clear', null] satisfies ClientMessage));
+    for (const channel of this.channels) this.ws.send(JSON.stringify(['subscribe', channel] satisfies ClientMessage));
+  }
+
+  /**
    * Follows the signed-in user: their self channel, and their organization's when they belong to one.
    * When the user changes (sign-in, sign-out) the socket reconnects, because the server reads the session
    * at the handshake; the open handler then subscribes to the new channels.

@@ -1,12 +1,13 @@
 /**
  * Spec §2 drawer: permanent and 200 px wide from 1040 px; a 56 px rail from 760 px that expands to 200 px
- * on hover or focus; below 760 px a temporary drawer opened from the top bar's menu button.
+ * on hover or focus, and stays so while one of its groups' flyouts is open; below 760 px a temporary drawer
+ * opened from the top bar's menu button.
  */
 import Drawer from '@mui/material/Drawer';
 import Toolbar from '@mui/material/Toolbar';
 import { DRAWER_RAIL_WIDTH_PX, DRAWER_WIDTH_PX } from '@tessera/common/constants';
 import type { Role } from '@tessera/common/roles';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { DrawerMode } from '../../lib/drawer-mode';
 import { drawerOffset } from './drawer-offset';
 import { NavMenu } from './nav-menu';
@@ -20,7 +21,21 @@ interface Props {
 }
 
 export default function NavDrawer({ mode, role, open, onClose }: Props) {
-  const [expanded, setExpanded] = useState(false);
+  const [pointerIn, setPointerIn] = useState(false);
+  const [focusIn, setFocusIn] = useState(false);
+  const [flyouts, setFlyouts] = useState<ReadonlySet<string>>(new Set());
+  const onFlyoutChange = useCallback(
+    (group: string, isOpen: boolean) =>
+      setFlyouts((current) => {
+        if (current.has(group) === isOpen) return current;
+        const next = new Set(current);
+        if (isOpen) next.add(group);
+        else next.delete(group);
+        return next;
+      }),
+    [],
+  );
+  const expanded = pointerIn || focusIn || flyouts.size > 0;
   const paperData = { 'data-testid': 'nav-drawer', 'data-mode': mode } as Record<string, string>;
 
   if (mode === 'icon') {
@@ -46,12 +61,18 @@ export default function NavDrawer({ mode, role, open, onClose }: Props) {
       slotProps={{
         paper: {
           ...paperData,
-          onMouseEnter: rail ? () => setExpanded(true) : undefined,
-          onMouseLeave: rail ? () => setExpanded(false) : undefined,
-          onFocus: rail ? () => setExpanded(true) : undefined,
+          onMouseEnter: rail ? () => setPointerIn(true) : undefined,
+          onMouseLeave: rail
+            ? (event: React.MouseEvent<HTMLElement>) => {
+                setPointerIn(false);
+                // A focused link that went away (a flyout closed by the navigation it made) fires no blur.
+                setFocusIn(event.currentTarget.contains(document.activeElement));
+              }
+            : undefined,
+          onFocus: rail ? () => setFocusIn(true) : undefined,
           onBlur: rail
             ? (event: React.FocusEvent<HTMLElement>) => {
-                if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setExpanded(false);
+                if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocusIn(false);
               }
             : undefined,
           sx: {
@@ -65,7 +86,7 @@ export default function NavDrawer({ mode, role, open, onClose }: Props) {
       }}
     >
       <Toolbar />
-      <NavMenu role={role} compact={rail && !expanded} />
+      <NavMenu role={role} compact={rail && !expanded} flyouts={rail} onFlyoutChange={onFlyoutChange} />
     </Drawer>
   );
 }

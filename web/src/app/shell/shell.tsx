@@ -28,7 +28,7 @@ function useNavigationBookkeeping(): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: one navigation per location key
   useLayoutEffect(() => {
     if ((location.state as { modelSync?: boolean } | null)?.modelSync) return;
-    beginNavigation(pattern, window.location.href, location.search, (m) => socket.send(m));
+    beginNavigation(pattern, window.location.href, location.search, socket);
   }, [location.key]);
 }
 

@@ -39,7 +39,7 @@ export default function UserMenu() {
         <Avatar
           src={self.image || undefined}
           alt=""
-          sx={{ width: 32, height: 32, bgcolor: 'secondary.main', fontSize: 15 }}
+          sx={{ width: 32, height: 32, bgcolor: 'secondary.main', color: 'secondary.contrastText', fontSize: 15 }}
         >
           {initials(self.name, self.email)}
         </Avatar>
@@ -67,6 +67,15 @@ export default function UserMenu() {
               {self.organizationName || 'Your organization'}
             </Link>
           )}
+          <Link
+            component={RouterLink}
+            to={`/users/${self.id}#keys`}
+            onClick={close}
+            variant="body2"
+            sx={{ display: 'block' }}
+          >
+            Your API keys
+          </Link>
           <Divider sx={{ my: 1.5 }} />
           <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1 }}>
             <Button component={RouterLink} to="/profile" onClick={close}>

@@ -75,9 +75,10 @@ describe('forgot (spec §2, §4, §8)', () => {
     };
     expect(useStore.getState().carriedAlerts).toEqual([expected]);
     // The navigation to /login clears alerts but keeps the carried one, once.
-    beginNavigation('/login', 'http://localhost/login', '', () => undefined);
+    const socket = { send: () => undefined, clear: () => undefined };
+    beginNavigation('/login', 'http://localhost/login', '', socket);
     expect(useStore.getState().alerts).toEqual([expected]);
-    beginNavigation('/signup', 'http://localhost/signup', '', () => undefined);
+    beginNavigation('/signup', 'http://localhost/signup', '', socket);
     expect(useStore.getState().alerts).toEqual([]);
   });
 

@@ -80,7 +80,8 @@ export function MySessions() {
   }
 
   return (
-    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+    // Linkable as /profile#sessions.
+    <Paper id="sessions" variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
         <Typography variant="h6" component="h2">
           Your sessions

@@ -149,6 +149,19 @@ describe('sending the sign-up (spec §2, §4)', () => {
     expect(screen.queryByLabelText('Email')).toBeNull();
   });
 
+  it("keeps the form and says so when the reply is not 'sent'", async () => {
+    answer({ acceptUsers: true, organizationName: 'Acme' });
+    network.on('POST /auth/signup', { body: { sent: false } });
+    await enter('ada@acme.test');
+    type('Name', 'Ada Lovelace');
+    fireEvent.click(verify());
+    await waitFor(() => expect(useStore.getState().alerts.map((a) => a.title)).toEqual(['Email Not Sent']));
+    expect(screen.queryByTestId('signup-sent')).toBeNull();
+    expect(screen.queryByText('Verify Your Email')).toBeNull();
+    expect(field('Email').value).toBe('ada@acme.test');
+    expect(verify().disabled).toBe(false);
+  });
+
   it('offers the four providers as "Sign up with …"', () => {
     renderPage(<SignupPage />, '/signup');
     expect(screen.getAllByRole('link', { name: /^Sign up with / }).map((a) => a.textContent)).toEqual([

@@ -9,17 +9,25 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { Alert as AlertModel } from '@tessera/common/alerts';
 import { AUTH_PATHS } from '@tessera/common/auth-paths';
 import { MAX_LENGTH } from '@tessera/common/validation';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { FormContainer, TextInput, useForm } from '../../forms';
 import { api } from '../../lib/api';
+import { useStore } from '../../lib/store';
 import { ProviderButtons } from '../login/provider-buttons';
 import { PageHeading } from '../page-heading';
 import { SignupSent } from './signup-sent';
 import { canVerify, signupState, signupStatus } from './signup-status';
 import { usePreapproval } from './use-preapproval';
+
+const NOT_SENT_ALERT: AlertModel = {
+  type: 'error',
+  title: 'Email Not Sent',
+  text: 'We could not send the verification email. Please check the address and try again in a few minutes.',
+};
 
 export default function SignupPage() {
   const form = useForm({ name: '', email: '' });
@@ -30,8 +38,10 @@ export default function SignupPage() {
 
   async function signUp(values: { name: string; email: string }) {
     const address = values.email.trim();
-    await api.post<{ sent: boolean }>(AUTH_PATHS.signup, { name: values.name.trim(), email: address });
-    setSentTo(address);
+    const reply = await api.post<{ sent: boolean }>(AUTH_PATHS.signup, { name: values.name.trim(), email: address });
+    // The confirmation only when the server says the mail went (spec §4: 'sent' shows it); else the form stays.
+    if (reply.sent === true) setSentTo(address);
+    else useStore.getState().addAlert(NOT_SENT_ALERT);
   }
 
   return (
