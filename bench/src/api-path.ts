@@ -10,7 +10,7 @@
  * beside B's cost per request; usage rows against the 2xx calls served; and the server's peak resident memory.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '@tessera/server/config';
@@ -22,9 +22,10 @@ import { lazySealer, loadKeyEncryptionKey } from '@tessera/server/features/keys/
 import { createKeyVerifier } from '@tessera/server/features/keys/verify';
 import { memoryFanout } from '@tessera/server/socket/fanout';
 import { signInOverHttp } from '@tessera/server/test/http-session';
-import { type Child, freePort, runChild, runCli } from '@tessera/server/test/process';
+import { type Child, freePort, runChild } from '@tessera/server/test/process';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import { BENCH_PASSWORD, createBenchUser, graphEmails } from './support/bench-user';
 import { ensurePostgresDatabase, prepareGraphDatabase } from './support/graph-database';
 import { serverRssMb } from './support/memory';
 
@@ -63,19 +64,8 @@ const open = () => openDatabase(postgres ? { url: values.url! } : { dataDir });
     await database.close();
   }
 }
-const email = `api-path-${Date.now()}@tessera.test`;
-const password = 'Bench-pass-1!';
-const created = await runCli(['user', 'create', '--email', email, '--role', 'user', '--organization', 'Demo'], {
-  ...storage,
-  TESSERA_PASSWORD: password,
-});
-if (created.code !== 0) throw new Error(`user create failed:\n${created.output}`);
-const emails = readFileSync(path.join(graph, 'queries.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((l) => JSON.parse(l) as { kind: string; input: Record<string, string>; identityId: number | null })
-  .filter((q) => q.kind === 'email' && q.identityId !== null)
-  .map((q) => q.input.email!);
+const email = await createBenchUser(storage, 'api-path');
+const emails = graphEmails(graph);
 
 interface Run {
   name: string;
@@ -182,7 +172,7 @@ let accountingKey = '';
 const full: Run[] = [];
 {
   const { child, base } = await startServer('on');
-  const cookie = await signInOverHttp(base, email, password);
+  const cookie = await signInOverHttp(base, email, BENCH_PASSWORD);
   const made = await fetch(`${base}/v2/keys`, {
     method: 'POST',
     headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json', cookie },

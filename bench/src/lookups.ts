@@ -7,8 +7,9 @@ import { openDatabase } from '@tessera/server/db/client';
 import { migrate } from '@tessera/server/db/migrate';
 import { ensureDemoOrganization } from '@tessera/server/features/contracts/demo';
 import { signInOverHttp } from '@tessera/server/test/http-session';
-import { freePort, runChild, runCli } from '@tessera/server/test/process';
+import { freePort, runChild } from '@tessera/server/test/process';
 import autocannon from 'autocannon';
+import { BENCH_PASSWORD, createBenchUser } from './support/bench-user';
 import { prepareGraphDatabase } from './support/graph-database';
 import { serverRssMb as rssOf } from './support/memory';
 
@@ -49,13 +50,7 @@ const { graph, dataDir, storage, importRate, pgbenchInit } = await prepareGraphD
     await database.close();
   }
 }
-const email = `bench-${Date.now()}@tessera.test`;
-const password = 'Bench-pass-1!';
-const created = await runCli(['user', 'create', '--email', email, '--role', 'user', '--organization', 'Demo'], {
-  ...storage,
-  TESSERA_PASSWORD: password,
-});
-if (created.code !== 0) throw new Error(`user create failed:\n${created.output}`);
+const email = await createBenchUser(storage, 'bench');
 const port = await freePort();
 const server = runChild(['server/src/main.ts'], {
   ...storage,
@@ -75,7 +70,7 @@ const consoleHeaders = {
   'content-type': 'application/json',
   accept: 'application/json',
 };
-const cookie = await signInOverHttp(base, email, password);
+const cookie = await signInOverHttp(base, email, BENCH_PASSWORD);
 
 // 4. The labelled queries.
 interface Query {

@@ -6,7 +6,7 @@
  * /healthz answer during it, whether a normal template answers afterwards, and the resident memory of the server
  * with its sandbox processes: at rest, at its peak and after the bombs.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '@tessera/server/config';
@@ -15,7 +15,8 @@ import { migrate } from '@tessera/server/db/migrate';
 import { ensureDemoOrganization } from '@tessera/server/features/contracts/demo';
 import { createTemplate } from '@tessera/server/features/templates/repo';
 import { signInOverHttp } from '@tessera/server/test/http-session';
-import { freePort, runChild, runCli } from '@tessera/server/test/process';
+import { freePort, runChild } from '@tessera/server/test/process';
+import { BENCH_PASSWORD, createBenchUser, graphEmails } from './support/bench-user';
 import { prepareGraphDatabase } from './support/graph-database';
 import { serverRssMb } from './support/memory';
 
@@ -64,18 +65,8 @@ let normal = 0;
     await database.close();
   }
 }
-const email = `template-bombs-${Date.now()}@tessera.test`;
-const password = 'Bench-pass-1!';
-const created = await runCli(['user', 'create', '--email', email, '--role', 'user', '--organization', 'Demo'], {
-  ...storage,
-  TESSERA_PASSWORD: password,
-});
-if (created.code !== 0) throw new Error(`user create failed:\n${created.output}`);
-const found = readFileSync(path.join(graph, 'queries.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((l) => JSON.parse(l) as { kind: string; input: Record<string, string>; identityId: number | null })
-  .find((q) => q.kind === 'email' && q.identityId !== null)!.input.email!;
+const email = await createBenchUser(storage, 'template-bombs');
+const found = graphEmails(graph)[0]!;
 
 const port = await freePort();
 const child = runChild(['bench/src/api-server.ts'], {
@@ -87,7 +78,7 @@ const child = runChild(['bench/src/api-server.ts'], {
 process.on('exit', () => child.proc.kill('SIGTERM'));
 await child.waitFor('api-server listening', 120_000);
 const base = `http://127.0.0.1:${port}`;
-const cookie = await signInOverHttp(base, email, password);
+const cookie = await signInOverHttp(base, email, BENCH_PASSWORD);
 const headers = { cookie, 'x-requested-with': 'XMLHttpRequest' };
 const lookup = (template: number, query = '') =>
   fetch(`${base}/v2/identities/byEmail?email=${encodeURIComponent(found)}&template=${template}${query}`, { headers });

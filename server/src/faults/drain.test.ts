@@ -122,5 +122,5 @@ describe('SIGTERM', () => {
       await database.close();
       await drop();
     }
-  });
+  }, 120_000);
 });

@@ -124,5 +124,5 @@ describe('template bombs', () => {
       await database.close();
       await drop();
     }
-  });
+  }, 180_000);
 });

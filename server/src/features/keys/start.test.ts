@@ -89,5 +89,7 @@ describe('API access after npm start', () => {
         await drop();
       }
     },
+    // Two server starts and three CLI runs on a new embedded database: past the default 30 s on a busy machine.
+    120_000,
   );
 });

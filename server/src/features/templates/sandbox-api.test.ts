@@ -3,7 +3,6 @@
  * output and function values each answer 422 naming the limit, the server answers others meanwhile, and the sandbox
  * recovers. Normal templates give what JSONata gives in process; Full never reaches the sandbox.
  */
-import diagnostics from 'node:diagnostics_channel';
 import jsonata from 'jsonata';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, CONSOLE_HEADERS, makeCustomer, signIn, type TestApp } from '../../test/harness';
@@ -11,7 +10,8 @@ import { load, person } from '../identities/test-people';
 import { splitCsv } from '../people/import/csv-fields';
 import { TEMPLATE_LIMITS } from './evaluate';
 import { createTemplate } from './repo';
-import { SANDBOX_CHANNEL, SANDBOX_MESSAGES } from './sandbox';
+import { SANDBOX_MESSAGES } from './sandbox';
+import { watchSandbox } from './test-sandbox-events';
 
 let t: TestApp;
 let cookie: string;
@@ -26,28 +26,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.app.close());
 
-interface SandboxEvent {
-  event: string;
-  sandbox: number;
-  pid?: number;
-  signal?: string | null;
-}
-const events: SandboxEvent[] = [];
-const record = (message: unknown) => events.push(message as SandboxEvent);
-diagnostics.subscribe(SANDBOX_CHANNEL.name, record);
-afterAll(() => diagnostics.unsubscribe(SANDBOX_CHANNEL.name, record));
+const { events, nextEvent } = watchSandbox();
 beforeEach(() => {
   events.length = 0;
 });
-const nextEvent = (name: string) =>
-  new Promise<SandboxEvent>((resolve) => {
-    const seen = (message: unknown) => {
-      if ((message as SandboxEvent).event !== name) return;
-      diagnostics.unsubscribe(SANDBOX_CHANNEL.name, seen);
-      resolve(message as SandboxEvent);
-    };
-    diagnostics.subscribe(SANDBOX_CHANNEL.name, seen);
-  });
 
 const own = async (expression: string) =>
   (await createTemplate(t.database, { name: 'Mine', organizationId, createdBy: null, expression, publish: true })).id;

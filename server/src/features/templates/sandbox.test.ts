@@ -1,36 +1,17 @@
 /** The template sandbox on its own: jobs, limits, a killed or overflowing process replaced, close. */
-import diagnostics from 'node:diagnostics_channel';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Unavailable } from '../../http/errors';
 import { type Allowance, compileTemplate, fullAllowance, TEMPLATE_LIMITS, TemplateError } from './evaluate';
-import { createTemplateSandbox, SANDBOX_CHANNEL, SANDBOX_MESSAGES } from './sandbox';
+import { createTemplateSandbox, SANDBOX_MESSAGES } from './sandbox';
+import { watchSandbox } from './test-sandbox-events';
 
 const sandbox = createTemplateSandbox({ size: 1 });
 afterAll(() => sandbox.close());
 
-interface SandboxEvent {
-  event: string;
-  sandbox: number;
-  pid?: number;
-  reason?: string;
-  signal?: string | null;
-}
-const events: SandboxEvent[] = [];
-const record = (message: unknown) => events.push(message as SandboxEvent);
-diagnostics.subscribe(SANDBOX_CHANNEL.name, record);
-afterAll(() => diagnostics.unsubscribe(SANDBOX_CHANNEL.name, record));
+const { events, nextEvent } = watchSandbox();
 afterEach(() => {
   events.length = 0;
 });
-const nextEvent = (name: string) =>
-  new Promise<SandboxEvent>((resolve) => {
-    const seen = (message: unknown) => {
-      if ((message as SandboxEvent).event !== name) return;
-      diagnostics.unsubscribe(SANDBOX_CHANNEL.name, seen);
-      resolve(message as SandboxEvent);
-    };
-    diagnostics.subscribe(SANDBOX_CHANNEL.name, seen);
-  });
 
 const ada = { id: 7, firstName: 'Ada', lastName: 'Lovelace', emails: [{ address: 'ada@example.com' }] };
 const apply = (expression: string, records: Record<string, unknown>[] = [ada], allowance?: Allowance) =>

@@ -1,0 +1,27 @@
+/** What every HTTP bench sets up first: a user of the Demo organization, and the graph's e-mail queries. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runCli } from '@tessera/server/test/process';
+
+export const BENCH_PASSWORD = 'Bench-pass-1!';
+
+/** A new user of the Demo organization (made by the CLI, as an operator would), signed in with BENCH_PASSWORD. */
+export async function createBenchUser(storage: Record<string, string>, label: string): Promise<string> {
+  const email = `${label}-${Date.now()}@tessera.test`;
+  const created = await runCli(['user', 'create', '--email', email, '--role', 'user', '--organization', 'Demo'], {
+    ...storage,
+    TESSERA_PASSWORD: BENCH_PASSWORD,
+  });
+  if (created.code !== 0) throw new Error(`user create failed:\n${created.output}`);
+  return email;
+}
+
+/** The generated graph's e-mail queries that find someone. */
+export function graphEmails(graph: string): string[] {
+  return readFileSync(path.join(graph, 'queries.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { kind: string; input: Record<string, string>; identityId: number | null })
+    .filter((q) => q.kind === 'email' && q.identityId !== null)
+    .map((q) => q.input.email!);
+}
