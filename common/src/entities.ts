@@ -91,6 +91,13 @@ export interface ApiKey {
   legacy: boolean;
   /** After a rotation: until when the previous secret is still accepted. */
   previousValidUntil: string | null;
+  /**
+   * The start of the hour (UTC) of the key's latest call, from the usage rollups; null if never used. Every key
+   * reply of the server carries it (and callsThisMonth); optional here for items merged from older replies.
+   */
+  lastUsedAt?: string | null;
+  /** Calls made with the key since the start of this month (UTC), from the daily usage rollups. */
+  callsThisMonth?: number;
   /** Only in the reply to a creation or rotation. */
   secret?: string;
   deletedAt?: string | null;

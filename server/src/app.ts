@@ -33,6 +33,7 @@ import { FITTED_MODEL } from './features/scoring/fitted';
 import { registerSessionRoutes } from './features/sessions/routes';
 import { createSessionService } from './features/sessions/service';
 import { registerSystemRoutes } from './features/system/routes';
+import { registerTemplateRoutes } from './features/templates/routes';
 import { createTemplateStore } from './features/templates/store';
 import { registerTermsRoutes } from './features/terms/routes';
 import { type Limiter, openLimiter } from './features/throttle/limiter';
@@ -172,20 +173,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const rates = deps.rates ?? (await openSlidingLimiter(redis));
   if (!deps.rates) app.addHook('onClose', () => rates.close());
   registerContractRoutes(app, { database, hub, billing });
+  const lookups = {
+    database,
+    metering: deps.metering ?? createDatabaseMetering(database),
+    billing,
+    rates,
+    idempotency: createIdempotency(database),
+    templates: createTemplateStore(database, app),
+    authenticators: [keyAuthenticator(verifier), sessionAuthenticator],
+    model: FITTED_MODEL,
+  };
   await app.register(async (scope) => {
     // A PUT lookup's CSV body is read as it arrives, never buffered whole (features/identities/csv-stream.ts).
     scope.addContentTypeParser(['text/csv', 'application/csv'], (_request, payload, done) => done(null, payload));
-    registerLookupRoutes(scope, {
-      database,
-      metering: deps.metering ?? createDatabaseMetering(database),
-      billing,
-      rates,
-      idempotency: createIdempotency(database),
-      templates: createTemplateStore(database, app),
-      authenticators: [keyAuthenticator(verifier), sessionAuthenticator],
-      model: FITTED_MODEL,
-    });
+    registerLookupRoutes(scope, lookups);
   });
+  registerTemplateRoutes(app, { database, hub, store: lookups.templates, lookups });
   registerSocket(app, { hub, database, publicUrl: config.publicUrl, version });
   await registerConsole(app, {
     staticDir: config.staticDir,

@@ -40,7 +40,7 @@ export const PAGE_MODULES: Record<string, Loader> = {
   'user-organizations': () => import('../pages/organizations/organizations-page'),
   'user-organization': () => import('../pages/organization/organization-page'),
   'user-user': () => import('../pages/user/user-page'),
-  'user-key': frame,
+  'user-key': () => import('../pages/keys/key-page'),
   'user-templates': frame,
   'user-template': frame,
   'user-usage': frame,

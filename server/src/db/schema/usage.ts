@@ -72,5 +72,7 @@ export const usageRollups = pgTable(
   (t) => [
     primaryKey({ columns: [t.bucket, t.at, t.organizationId, t.userId, t.keyId, t.method, t.path] }),
     index('usage_rollups_organization_idx').on(t.organizationId, t.bucket, t.at),
+    /** A key's last use and calls this month (the console's key list) without scanning usage. */
+    index('usage_rollups_key_idx').on(t.keyId, t.bucket, t.at),
   ],
 );

@@ -29,7 +29,12 @@ export type AuditAction =
   | 'key.create'
   | 'key.update'
   | 'key.rotate'
-  | 'key.revoke';
+  | 'key.revoke'
+  | 'template.create'
+  | 'template.update'
+  | 'template.publish'
+  | 'template.restore'
+  | 'template.delete';
 
 export interface AuditEntry {
   action: AuditAction;

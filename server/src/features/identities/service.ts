@@ -7,12 +7,18 @@ import type { CallMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client';
 import { databaseFault } from '../../db/faults';
-import { BadRequest, TooManyRequests, Unavailable, Unprocessable } from '../../http/errors';
+import { BadRequest, NotFound, TooManyRequests, Unavailable, Unprocessable } from '../../http/errors';
 import type { Billing, Terms } from '../contracts/billing';
 import { costMicros } from '../contracts/pricing';
 import type { MatchModel } from '../scoring/model';
 import { TemplateError } from '../templates/evaluate';
-import { DEFAULT_TEMPLATE_ID, type ResolvedTemplate, TEMPLATE_MESSAGES, type TemplateStore } from '../templates/store';
+import {
+  DEFAULT_TEMPLATE_ID,
+  deletedTemplate,
+  type ResolvedTemplate,
+  TEMPLATE_MESSAGES,
+  type TemplateStore,
+} from '../templates/store';
 import type { RateDecision, SlidingLimiter } from '../throttle/sliding';
 import type { Metering } from '../usage/metering';
 import { authenticate, type LookupAuthenticator, type LookupCaller } from './caller';
@@ -103,6 +109,8 @@ export async function prepare(deps: LookupDeps, caller: Admitted, options: Looku
     throw error;
   }
   if (!template) {
+    const gone = await deletedTemplate(deps.database, templateId, caller);
+    if (gone) throw new NotFound(TEMPLATE_MESSAGES.deleted(gone));
     const message = TEMPLATE_MESSAGES.unknown(templateId);
     throw new BadRequest(message, [{ path: 'template', message }]);
   }

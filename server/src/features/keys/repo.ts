@@ -1,14 +1,57 @@
 /** SQL of /v2/keys. Revoked keys are kept (usage refers to them) but never listed or accepted. */
 import type { ApiKey } from '@tessera/common/entities';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { apiKeys } from '../../db/schema';
+import { apiKeys, usageRollups } from '../../db/schema';
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toApiKey(row: KeyRow): ApiKey {
+export interface KeyUsage {
+  lastUsedAt: string | null;
+  callsThisMonth: number;
+}
+
+const UNUSED: KeyUsage = { lastUsedAt: null, callsThisMonth: 0 };
+
+/**
+ * Each key's last use (to the hour) and calls this month (UTC), from the hourly and daily usage rollups through
+ * their key index: never a scan of usage. Keys without calls are absent.
+ */
+export async function keyUsage(db: Executor, ids: readonly string[]): Promise<Map<string, KeyUsage>> {
+  const out = new Map<string, KeyUsage>();
+  if (ids.length === 0) return out;
+  const r = usageRollups;
+  const rows = await db
+    .select({
+      keyId: r.keyId,
+      lastUsedAt: sql<Date | string | null>`max(${r.at}) filter (where ${r.bucket} = 'hour')`,
+      calls: sql<string | number>`coalesce(sum(${r.requests}) filter (where ${r.bucket} = 'day'
+        and ${r.at} >= date_trunc('month', now(), 'UTC')), 0)`,
+    })
+    .from(r)
+    .where(inArray(r.keyId, [...ids]))
+    .groupBy(r.keyId);
+  for (const row of rows) {
+    out.set(row.keyId, {
+      lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt).toISOString(),
+      callsThisMonth: Number(row.calls),
+    });
+  }
+  return out;
+}
+
+/** Keys as the console sees them, with their usage. */
+export async function toApiKeys(db: Executor, rows: readonly KeyRow[]): Promise<(ApiKey & KeyUsage)[]> {
+  const usage = await keyUsage(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => toApiKey(row, usage.get(row.id)));
+}
+
+export function toApiKey(row: KeyRow, usage: KeyUsage = UNUSED): ApiKey & KeyUsage {
   return {
     id: row.id,
     name: row.name,
@@ -24,6 +67,8 @@ export function toApiKey(row: KeyRow): ApiKey {
     legacy: row.legacy,
     previousValidUntil:
       row.previousValidUntil && row.previousValidUntil > new Date() ? iso(row.previousValidUntil) : null,
+    lastUsedAt: usage.lastUsedAt,
+    callsThisMonth: usage.callsThisMonth,
   };
 }
 

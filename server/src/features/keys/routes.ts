@@ -19,7 +19,7 @@ import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
 import { type AuditAction, audit } from '../audit/record';
 import { actsAcrossOrganizations } from '../console/access';
-import { findKey, insertKey, type KeyRow, listKeys, toApiKey, updateKey } from './repo';
+import { findKey, insertKey, type KeyRow, listKeys, toApiKey, toApiKeys, updateKey } from './repo';
 import { keyBody, keyParams, keyPatch, rotateBody } from './schemas';
 import { newKeyId, newSecret, type Sealer, sha256Hex } from './secrets';
 import type { KeyVerifier } from './verify';
@@ -92,11 +92,13 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
       : hasRank(user.role, 'admin') && user.organizationId !== null
         ? { organizationId: user.organizationId }
         : { userId: user.id };
-    return { keys: keyed((await listKeys(database.db, scope)).map(toApiKey)) };
+    return { keys: keyed(await toApiKeys(database.db, await listKeys(database.db, scope))) };
   });
 
   r.get('/v2/keys/:id', { preHandler: requireRank('user'), schema: { params: keyParams } }, async (request) => {
-    return { keys: keyed([toApiKey(await reachable(database.db, request.user, request.params.id))]) };
+    return {
+      keys: keyed(await toApiKeys(database.db, [await reachable(database.db, request.user, request.params.id)])),
+    };
   });
 
   r.post('/v2/keys', { preHandler: requireRank('user'), schema: { body: keyBody } }, async (request, reply) => {
@@ -143,8 +145,9 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
         return updated;
       });
       await verifier.changed(row.id);
-      await publish(row, toApiKey(row));
-      return { keys: keyed([toApiKey(row)]) };
+      const [item] = await toApiKeys(database.db, [row]);
+      await publish(row, item!);
+      return { keys: keyed([item!]) };
     },
   );
 
@@ -168,8 +171,9 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
         return updated;
       });
       await verifier.changed(row.id);
-      await publish(row, toApiKey(row));
-      return { keys: keyed([{ ...toApiKey(row), secret }]) };
+      const [item] = await toApiKeys(database.db, [row]);
+      await publish(row, item!);
+      return { keys: keyed([{ ...item!, secret }]) };
     },
   );
 

@@ -1,20 +1,12 @@
 /** Request bodies of /v2/keys, with the rules a key's settings must keep. */
-import { isIP } from 'node:net';
+import { normalizeCidr } from '@tessera/common/key-settings';
 import { KEY_LIMITS, KEY_MESSAGES } from '@tessera/common/keys';
 import { isRecordType } from '@tessera/common/record-types';
 import { nameSchema } from '@tessera/common/schemas/fields';
 import { z } from 'zod';
 
-/** An address or CIDR range, written as `address/bits`; a lone address is a range of one. */
-export function normalizeCidr(value: string): string | null {
-  const [address = '', bits, extra] = value.trim().split('/');
-  const family = isIP(address);
-  if (!family || extra !== undefined) return null;
-  const max = family === 4 ? 32 : 128;
-  if (bits === undefined) return `${address.toLowerCase()}/${max}`;
-  if (!/^\d{1,3}$/.test(bits) || Number(bits) > max) return null;
-  return `${address.toLowerCase()}/${Number(bits)}`;
-}
+/** The allowlist rule is shared with the console's form (common/key-settings.ts). */
+export { normalizeCidr };
 
 const cidr = z.string().transform((value, ctx) => {
   const out = normalizeCidr(value);

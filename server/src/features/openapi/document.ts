@@ -170,6 +170,8 @@ const apiKey = {
     'allowedRecordTypes',
     'legacy',
     'previousValidUntil',
+    'lastUsedAt',
+    'callsThisMonth',
   ],
   properties: {
     id: { type: 'string', pattern: '^[A-Za-z0-9]{16}$' },
@@ -185,6 +187,12 @@ const apiKey = {
     allowedRecordTypes: { type: 'array', items: { type: 'string' } },
     legacy: { type: 'boolean' },
     previousValidUntil: { type: ['string', 'null'], format: 'date-time' },
+    lastUsedAt: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'The start of the hour (UTC) of the latest call made with the key; null if never used.',
+    },
+    callsThisMonth: { type: 'integer', description: 'Calls made with the key since the start of this month (UTC).' },
     secret: { type: 'string', description: 'Only in the reply to a creation or rotation: shown once.' },
   },
 };

@@ -34,6 +34,8 @@ export class TemplateError extends Error {
   constructor(
     message: string,
     readonly position?: number,
+    /** Where the failing token starts (0-based), for a compile error. */
+    readonly start?: number,
   ) {
     super(message);
     this.name = 'TemplateError';
@@ -67,13 +69,17 @@ interface JsonataFailure {
   code?: string;
   message?: string;
   position?: number;
+  token?: unknown;
 }
 
 /** A compile error, in words safe to show: it quotes only the expression. */
 function describe(error: unknown): TemplateError {
   const e = (error ?? {}) as JsonataFailure;
   const at = typeof e.position === 'number' ? ` (at character ${e.position})` : '';
-  return new TemplateError(`${e.code ? `${e.code}: ` : ''}${e.message ?? 'it failed.'}${at}`, e.position);
+  // JSONata's position is just past the failing token; at the end of the expression it is the length.
+  const length = typeof e.token === 'string' && e.token !== '(end)' ? e.token.length : e.token === '(end)' ? 0 : 1;
+  const start = typeof e.position === 'number' ? Math.max(0, e.position - length) : undefined;
+  return new TemplateError(`${e.code ? `${e.code}: ` : ''}${e.message ?? 'it failed.'}${at}`, e.position, start);
 }
 
 /** The identity template `$`: the record as it is, with no evaluation at all. */

@@ -31,6 +31,7 @@ export interface ResolvedTemplate extends TemplateVersion {
 
 export const TEMPLATE_MESSAGES = {
   unknown: (id: number) => `Template ${id} does not exist, has no published version, or is not shared with you.`,
+  deleted: (t: { id: number; name: string }) => `Template ${t.id} (${t.name}) has been deleted.`,
   failed: (t: { id: number; name: string; version: number }, reason: string) =>
     `Template ${t.id} (${t.name}, version ${t.version}) failed: ${reason}`,
 } as const;
@@ -55,9 +56,29 @@ export async function latestPublished(database: Database, id: number): Promise<T
   return row ?? null;
 }
 
+/** A deleted template the caller could have used, so that a lookup naming it can say so (404). */
+export async function deletedTemplate(
+  database: Database,
+  id: number,
+  caller: LookupCaller,
+): Promise<{ id: number; name: string } | null> {
+  const [row] = await database.query<{ id: number; name: string; organizationId: number | null }>(
+    `select id, name, organization_id as "organizationId" from templates where id = $1 and deleted_at is not null`,
+    [id],
+  );
+  return row && mayUse(caller, row) ? { id: row.id, name: row.name } : null;
+}
+
 export interface TemplateStore {
   /** The template to apply, or a TemplateError (unknown or not shared: the caller's mistake) or a compile failure. */
   resolve(id: number, caller: LookupCaller): Promise<ResolvedTemplate | null>;
+  /**
+   * Forgets which version of a template is latest, so this process reads it again on its next use (after a publish
+   * or a deletion here); other processes learn within the refresh time.
+   */
+  forget(id: number): void;
+  /** An expression compiled to be applied in the store's sandbox (a preview), or a TemplateError. */
+  compile(expression: string): CompiledTemplate;
 }
 
 /**
@@ -94,6 +115,10 @@ export function createTemplateStore(
 
   return {
     close: () => sandbox.close(),
+    forget: (id) => {
+      latest.delete(id);
+    },
+    compile: (expression) => compileTemplate(expression, sandbox),
     async resolve(id, caller) {
       const now = Date.now();
       let cached = latest.get(id);

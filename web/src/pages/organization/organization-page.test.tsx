@@ -1,11 +1,13 @@
 import type { ResourceParams } from '@tessera/common/routes';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { PageProps } from '../../app/page-modules';
 import { network, renderPage, setupPageTests, signIn, user } from '../test-support';
 import OrganizationPage from './organization-page';
 
 setupPageTests();
+// The Keys section lists the organization's keys (issue 15).
+beforeEach(() => network.on('GET /v2/keys', { body: { keys: {} } }));
 
 const ACME = { id: 3, name: 'Acme', emailDomain: 'acme.test', acceptUsers: true, createdAt: '', updatedAt: '' };
 const member = (id: number, role: string, organizationId = 3) => ({
@@ -71,7 +73,7 @@ describe('organization page', () => {
     network.on('DELETE /v2/organizations/3', { body: { organizations: { 3: { ...ACME, deletedAt: 'now' } } } });
     open({ mode: 'delete', ids: [3] });
     const dialog = await screen.findByRole('dialog');
-    expect(network.calls.map((c) => c.method)).toEqual(['GET']);
+    expect(network.calls.map((c) => c.method)).toEqual(['GET', 'GET']); // the organization and its keys
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(network.went).toEqual(['/organizations']));
     expect(network.calls.at(-1)).toMatchObject({ method: 'DELETE', path: '/v2/organizations/3' });

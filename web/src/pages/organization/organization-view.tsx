@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { seesOrganizationKeys } from '@tessera/common/key-settings';
 import { type Organization, RESOURCE_PATHS, type UserEntry } from '@tessera/common/resources';
 import { canEditOrganization, canManageOrganizations } from '@tessera/common/roles';
 import { useEffect, useRef } from 'react';
@@ -15,6 +16,7 @@ import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
 import { useFetch } from '../../lib/use-fetch';
 import { DetailList } from '../detail-list';
+import { KeysSection } from '../keys/keys-table';
 import { PageHeading } from '../page-heading';
 import { yesNo } from '../yes-no';
 import { askToDeleteOrganization } from './delete-organization';
@@ -70,6 +72,7 @@ export function OrganizationView({ id, deleting = false }: { id: number; deletin
         Users
       </Typography>
       <OrganizationUsers organizationId={id} users={users} />
+      {seesOrganizationKeys(self, id) && <KeysSection organizationId={id} mayAdd={self.organizationId === id} />}
     </>
   );
 }

@@ -1,13 +1,15 @@
 import { USER_COOKIE } from '@tessera/common/entities';
 import type { Role } from '@tessera/common/roles';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PageProps } from '../../app/page-modules';
 import { useStore } from '../../lib/store';
 import { network, renderPage, setupPageTests, signIn, user } from '../test-support';
 import UserPage from './user-page';
 
 setupPageTests();
+// The Keys section lists the user's keys (issue 15).
+beforeEach(() => network.on('GET /v2/keys', { body: { keys: {} } }));
 
 const entry = (id: number, role: Role, extra: Record<string, unknown> = {}) => ({
   id,

@@ -8,6 +8,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import { formatDate } from '@tessera/common/dates';
+import { seesKeysOf } from '@tessera/common/key-settings';
 import { RESOURCE_PATHS, type UserEntry } from '@tessera/common/resources';
 import { canDeleteUser, canEditUser, canImpersonate, ROLE_LABEL } from '@tessera/common/roles';
 import { useEffect, useRef, useState } from 'react';
@@ -17,6 +18,7 @@ import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
 import { useFetch } from '../../lib/use-fetch';
 import { DetailList } from '../detail-list';
+import { KeysSection } from '../keys/keys-table';
 import { PageHeading } from '../page-heading';
 import { yesNo } from '../yes-no';
 import { askToDeleteUser, impersonate, organizationPath } from './user-actions';
@@ -89,6 +91,7 @@ export function UserView({ id, deleting = false }: { id: number; deleting?: bool
           ['Verified', user.verifiedAt ? `Yes, ${formatDate(user.verifiedAt)}` : 'No'],
         ]}
       />
+      {seesKeysOf(self, user) && <KeysSection userId={user.id} mayAdd={user.id === self.id} />}
     </>
   );
 }

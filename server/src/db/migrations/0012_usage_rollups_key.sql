@@ -1,0 +1,1 @@
+CREATE INDEX "usage_rollups_key_idx" ON "usage_rollups" USING btree ("key_id","bucket","at");
