@@ -120,6 +120,8 @@ describe('API paths', () => {
     for (const p of ['/v2/version', '/v1/identities/byEmail', '/auth/login', '/oauth/google', '/ws', '/healthz']) {
       expect(isApiPath(p)).toBe(true);
     }
-    for (const p of ['/', '/api', '/users/1', '/v2x', '/wsx', '/authors']) expect(isApiPath(p)).toBe(false);
+    for (const p of ['/v3/identities/byId', '/v0', '/api/v2/identities/byId', '/api/']) expect(isApiPath(p)).toBe(true);
+    for (const p of ['/', '/api', '/users/1', '/v2x', '/vx', '/wsx', '/authors', '/apis'])
+      expect(isApiPath(p)).toBe(false);
   });
 });

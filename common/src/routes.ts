@@ -143,8 +143,14 @@ export function parseResource(first: string | undefined, second?: string): Resou
 /** Paths served by the API rather than the console; unknown ones answer 404 JSON. */
 export const API_PREFIXES = ['/v1', '/v2', '/auth', '/oauth', '/ws', '/healthz'] as const;
 
+/**
+ * Also any other version (`/v3/…`) and anything under `/api/` (a client guessing at a base URL): an integrator's
+ * typo gets a JSON 404, never the console's HTML. `/api` alone is the console's API reference page.
+ */
+const OTHER_API_PATH = /^\/(v\d+(\/|$)|api\/)/;
+
 export function isApiPath(pathname: string): boolean {
-  return API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+  return API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`)) || OTHER_API_PATH.test(pathname);
 }
 
 /**

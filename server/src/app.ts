@@ -4,6 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyWebsocket from '@fastify/websocket';
 import { SOCKET_MAX_MESSAGE_BYTES } from '@tessera/common/constants';
+import { isApiPath } from '@tessera/common/routes';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -111,6 +112,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   acceptEmptyJson(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // API replies carry people's data or account state: no cache (browser, proxy or CDN) may keep them.
+    if (!reply.hasHeader('cache-control') && isApiPath(request.url.split('?')[0] ?? '/')) {
+      reply.header('cache-control', 'no-store');
+    }
   });
 
   const version = serverVersion(config.staticDir, config.versionOverride);

@@ -39,6 +39,26 @@ describe('console', () => {
     expect(res.json().code).toBe('not_found');
   });
 
+  it.each([
+    ['/v3/identities/byId', {}],
+    ['/api/v2/identities/byId', {}],
+    ['/users/12', { authorization: 'Bearer abc' }],
+    ['/no/such/page', { accept: 'application/json' }],
+  ])('answers %s (%j) with a JSON 404, never the page', async (url, headers) => {
+    const res = await t.app.inject({ url, headers });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.json()).toMatchObject({ code: 'not_found', error: `No such endpoint: GET ${url}` });
+  });
+
+  it('still serves the API reference page at /api, and pages to a browser asking for HTML or anything', async () => {
+    for (const accept of ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', '*/*']) {
+      const res = await t.app.inject({ url: '/api', headers: { accept } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+    }
+  });
+
   it('answers a POST to a page path with 404 JSON', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -74,7 +74,10 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleOpti
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+    // A program, not a browser: it sent credentials, or asked for JSON rather than a page.
+    const accept = request.headers.accept ?? '';
+    const program = Boolean(request.headers.authorization) || (accept.includes('json') && !accept.includes('html'));
+    const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !program;
     if (isApiPath(pathname) || !wantsPage) {
       return sendError(reply, 404, 'not_found', `No such endpoint: ${request.method} ${pathname}`);
     }

@@ -61,6 +61,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
+      // RFC 9110: a 401 names how to authenticate. Keys go as Bearer (docs/api-keys.md); the console signs in.
+      if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="tessera"');
       return sendError(reply, error.status, error.code, error.message, error.fields);
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.validation) {

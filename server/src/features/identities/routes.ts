@@ -5,6 +5,7 @@
  */
 import { LOOKUP_ENDPOINT_NAMES, LOOKUP_ENDPOINTS, LOOKUP_LIMITS, type LookupEndpoint } from '@tessera/common/lookups';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sendError } from '../../http/error-handler';
 import { csvLine, flatten, sampleColumns, unionColumns } from './csv-output';
 import { streamCsvLookup } from './csv-stream';
 import { drainOf } from './drain';
@@ -21,7 +22,10 @@ export const POST_MESSAGES = {
   body: 'Please send a JSON object with inputs: a list of 1 to 1,000 inputs.',
   tooMany: `Please send at most ${LOOKUP_LIMITS.maxInputs.toLocaleString('en-US')} inputs in one call; PUT a CSV for more.`,
   repeated: (name: string) => `Please give ${name} once; POST several inputs to look up more than one.`,
+  method: (method: string) => `${method} is not supported here; look up with GET, POST or PUT.`,
 } as const;
+
+const LOOKUP_METHODS = 'GET, POST, PUT, OPTIONS';
 
 /** A reply made whole, its headers set only once the call is metered (a 503 must not carry a CSV's headers). */
 interface Made {
@@ -83,7 +87,7 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
     for (const endpoint of LOOKUP_ENDPOINT_NAMES) {
       const url = `${prefix}/${endpoint}`;
 
-      app.get(url, async (request, reply) => {
+      app.get(url, { exposeHeadRoute: false }, async (request, reply) => {
         const caller = await identify(deps, request, reply);
         const query = request.query as Record<string, unknown>;
         const options = parseOptions(query, 'querystring');
@@ -165,6 +169,19 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
       });
 
       app.put(url, async (request, reply) => streamCsvLookup(streamDeps, endpoint, request, reply));
+
+      // Other methods are refused by name rather than run: HEAD would run (and bill) a lookup for its headers.
+      // OPTIONS answers without CORS headers, so browsers refuse cross-origin calls: a key must never live in a
+      // web page (docs/api-keys.md).
+      app.options(url, async (_request, reply) => reply.code(204).header('allow', LOOKUP_METHODS).send());
+      app.route({
+        method: ['HEAD', 'DELETE', 'PATCH'],
+        url,
+        handler: async (request, reply) => {
+          reply.header('allow', LOOKUP_METHODS);
+          return sendError(reply, 405, 'method_not_allowed', POST_MESSAGES.method(request.method));
+        },
+      });
     }
   }
 }
