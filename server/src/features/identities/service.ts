@@ -65,7 +65,14 @@ export async function identify(deps: LookupDeps, request: FastifyRequest, reply:
   return admitted;
 }
 
-function rateHeaders(reply: FastifyReply, d: RateDecision): void {
+/**
+ * The limits that apply (RateLimit-Policy) and the state of the tighter one (RateLimit), as the IETF httpapi draft
+ * writes them; and the same as RateLimit-Limit, -Remaining and -Reset for clients of its earlier revisions. On a 429
+ * the reset is when a retry will be served, equal to Retry-After.
+ */
+function rateHeaders(reply: FastifyReply, policies: string[], name: string, d: RateDecision): void {
+  reply.header('ratelimit-policy', policies.join(', '));
+  reply.header('ratelimit', `"${name}";r=${d.remaining};t=${d.reset}`);
   reply.header('ratelimit-limit', String(d.limit));
   reply.header('ratelimit-remaining', String(d.remaining));
   reply.header('ratelimit-reset', String(d.reset));
@@ -76,27 +83,34 @@ function rateHeaders(reply: FastifyReply, d: RateDecision): void {
  * Retry-After past either; the RateLimit headers tell the tighter one.
  */
 async function limitRate(deps: LookupDeps, caller: Admitted, reply: FastifyReply): Promise<void> {
-  const checks: { key: string; limit: number; message: (limit: number, seconds: number) => string }[] = [];
+  const checks: {
+    name: 'key' | 'organization';
+    key: string;
+    limit: number;
+    message: (limit: number, seconds: number) => string;
+  }[] = [];
   if (caller.keyId && caller.rateLimit) {
-    checks.push({ key: `key:${caller.keyId}`, limit: caller.rateLimit, message: RATE_MESSAGES.key });
+    checks.push({ name: 'key', key: `key:${caller.keyId}`, limit: caller.rateLimit, message: RATE_MESSAGES.key });
   }
   if (caller.organizationId !== null && caller.terms?.rateLimit) {
     checks.push({
+      name: 'organization',
       key: `organization:${caller.organizationId}`,
       limit: caller.terms.rateLimit,
       message: RATE_MESSAGES.organization,
     });
   }
-  let tightest: RateDecision | null = null;
+  const policies = checks.map((c) => `"${c.name}";q=${c.limit};w=${RATE_WINDOW_MS / 1000}`);
+  let tightest: { name: string; decision: RateDecision } | null = null;
   for (const check of checks) {
     const decision = await deps.rates.hit(check.key, check.limit, RATE_WINDOW_MS);
     if (!decision.allowed) {
-      rateHeaders(reply, decision);
+      rateHeaders(reply, policies, check.name, decision);
       throw new TooManyRequests(check.message(check.limit, decision.retryAfter), decision.retryAfter);
     }
-    if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
+    if (!tightest || decision.remaining < tightest.decision.remaining) tightest = { name: check.name, decision };
   }
-  if (tightest) rateHeaders(reply, tightest);
+  if (tightest) rateHeaders(reply, policies, tightest.name, tightest.decision);
 }
 
 export async function prepare(deps: LookupDeps, caller: Admitted, options: LookupOptionsInput): Promise<Prepared> {

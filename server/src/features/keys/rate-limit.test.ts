@@ -28,7 +28,12 @@ describe('lookup rate limits', () => {
     const bearer = await keyOf(t.app, await signIn(t.app, customer.email), 2);
     const first = await call(t.app, bearer);
     expect(first.statusCode).toBe(200);
-    expect(first.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1' });
+    expect(first.headers).toMatchObject({
+      'ratelimit-limit': '2',
+      'ratelimit-remaining': '1',
+      'ratelimit-policy': '"key";q=2;w=60',
+    });
+    expect(first.headers.ratelimit).toMatch(/^"key";r=1;t=\d+$/);
     expect((await call(t.app, bearer)).headers['ratelimit-remaining']).toBe('0');
     const refused = await call(t.app, bearer);
     expect(refused.statusCode).toBe(429);
@@ -36,6 +41,9 @@ describe('lookup rate limits', () => {
     expect(retry).toBeGreaterThanOrEqual(1);
     expect(retry).toBeLessThanOrEqual(120);
     expect(refused.json().error).toBe(RATE_MESSAGES.key(2, retry));
+    // Reset tells when a retry is served, the same as Retry-After.
+    expect(refused.headers['ratelimit-reset']).toBe(String(retry));
+    expect(refused.headers.ratelimit).toBe(`"key";r=0;t=${retry}`);
     const [row] = await t.database.query('select 1 from usage where request_id = $1', [
       refused.headers['x-request-id'],
     ]);
@@ -56,6 +64,8 @@ describe('lookup rate limits', () => {
     const refused = await call(t.app, a);
     expect(refused.statusCode).toBe(429);
     expect(refused.json().error).toBe(RATE_MESSAGES.organization(3, Number(refused.headers['retry-after'])));
+    expect(refused.headers['ratelimit-policy']).toBe('"key";q=100;w=60, "organization";q=3;w=60');
+    expect(refused.headers.ratelimit).toBe(`"organization";r=0;t=${refused.headers['retry-after']}`);
   });
 });
 

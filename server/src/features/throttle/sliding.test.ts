@@ -24,6 +24,30 @@ describe('sliding-window limiter', () => {
     expect((await hit()).remaining).toBe(2);
   });
 
+  it('says in a refusal when a retry will be served, and it is served then', async () => {
+    // Calls spread over two windows at several paces, each refusal checked against the clock it names.
+    for (const [limit, pace] of [
+      [3, 7_000],
+      [10, 2_500],
+      [100, 300],
+      [5, 9_000],
+    ] as const) {
+      let now = 6_000_000 + pace;
+      const limiter = memorySlidingLimiter(() => now);
+      const hit = () => limiter.hit('k', limit, 60_000);
+      let refusals = 0;
+      for (let i = 0; i < 400 && refusals < 5; i++, now += pace) {
+        const decision = await hit();
+        if (decision.allowed) continue;
+        refusals++;
+        expect(decision.reset).toBe(decision.retryAfter);
+        now += decision.reset * 1000;
+        expect((await hit()).allowed, `limit ${limit}, at its reset`).toBe(true);
+      }
+      expect(refusals).toBeGreaterThan(0);
+    }
+  });
+
   it('counts keys apart and never counts a refused call', async () => {
     let now = 0;
     const limiter = memorySlidingLimiter(() => now);

@@ -14,7 +14,7 @@ export interface RateDecision {
   remaining: number;
   /** Seconds until the window has room again for one more (0 when allowed). */
   retryAfter: number;
-  /** Seconds until the current fixed window ends. */
+  /** Seconds until a call will be served again when refused (as retryAfter); otherwise until this window ends. */
   reset: number;
 }
 
@@ -38,14 +38,14 @@ export function decide(
   if (allowed) {
     return { allowed, limit, remaining: Math.max(0, Math.floor(limit - estimate)), retryAfter: 0, reset };
   }
-  // When will previous * (1 - t / W) + current + 1 <= limit hold, this window or (if current alone is too many) the next?
-  let waitMs: number;
-  if (current + 1 <= limit && previous > 0) {
-    waitMs = windowMs * (1 - (limit - current - 1) / previous) - elapsedMs;
-  } else {
-    waitMs = windowMs - elapsedMs + Math.max(0, windowMs * (1 - (limit - 1) / Math.max(current, 1)));
-  }
-  return { allowed, limit, remaining: 0, retryAfter: Math.max(1, Math.ceil(waitMs / 1000)), reset };
+  // When will previous * (1 - t / W) + current + 1 <= limit hold in this window? If not before it ends, then in the
+  // next, where this window's calls are the previous ones: current * (1 - t' / W) + 1 <= limit.
+  const left = windowMs - elapsedMs;
+  const inThis =
+    current + 1 <= limit && previous > 0 ? windowMs * (1 - (limit - current - 1) / previous) - elapsedMs : Infinity;
+  const waitMs = inThis <= left ? inThis : left + Math.max(0, windowMs * (1 - (limit - 1) / Math.max(current, 1)));
+  const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+  return { allowed, limit, remaining: 0, retryAfter, reset: retryAfter };
 }
 
 export function memorySlidingLimiter(now: () => number = Date.now): SlidingLimiter {
