@@ -70,7 +70,17 @@ describe('titles', () => {
   it('every signed-in route of spec §2 has its title', async () => {
     const { context, page } = await newPage(env.browser);
     await signInAsRoot(page, env.server.url);
-    for (const [path, title] of SIGNED_IN_TITLES) {
+    // Key pages show a real key (their ids are 16 letters and digits, not numbers).
+    const keyId = await page.evaluate(async () => {
+      const res = await fetch('/v2/keys', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+        body: JSON.stringify({ name: 'Titles' }),
+      });
+      return Object.keys(((await res.json()) as { keys: Record<string, unknown> }).keys)[0]!;
+    });
+    for (const [template, title] of SIGNED_IN_TITLES) {
+      const path = template.replace(/^\/keys\/(edit\/)?7$/, `/keys/$1${keyId}`);
       await page.goto(`${env.server.url}${path}`);
       await expect.poll(() => page.title(), { message: path }).toBe(`Tessera - ${title}`);
       expect(new URL(page.url()).pathname, path).toBe(path);
