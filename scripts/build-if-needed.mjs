@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function newest(target) {
+/** The newest modification time under a file or folder, node_modules and dist aside. */
+export function newest(target) {
   if (!existsSync(target)) return 0;
   const stat = statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;
@@ -28,7 +29,7 @@ export function consoleIsStale() {
 export function buildConsoleIfNeeded() {
   if (!consoleIsStale()) return;
   console.log('Building the console (web/dist)...');
-  const result = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync('npm', ['run', '-s', '-w', 'web', 'build'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -1,11 +1,12 @@
-// npm start: build the console if needed, then migrate and serve (the server migrates as it starts).
-import { register } from 'tsx/esm/api';
+// npm start: build the console and the server if needed, then migrate and serve (the server migrates as it starts).
+// The server runs as compiled JavaScript (server/dist, decision 0024): no TypeScript loader in production.
 import { buildConsoleIfNeeded } from './build-if-needed.mjs';
+import { buildServerIfNeeded } from './build-server.mjs';
 
 buildConsoleIfNeeded();
-register();
-const { serve } = await import('../server/src/main.ts');
+await buildServerIfNeeded();
+const { serve } = await import('../server/dist/main.js');
 await serve().catch((err) => {
-  console.error(err?.name === 'ConfigError' ? err.message : err);
+  console.error(err?.constructor?.name === 'ConfigError' ? err.message : err);
   process.exit(1);
 });

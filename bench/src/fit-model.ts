@@ -17,6 +17,7 @@ import { migrate } from '@tessera/server/db/migrate';
 import { runLookup } from '@tessera/server/features/identities/engine';
 import { visibleTypes } from '@tessera/server/features/identities/record-sql';
 import { generateGraph } from '@tessera/server/features/people/generate/graph';
+import { isNationwideQuery } from '@tessera/server/features/people/generate/queries';
 import { seedIdentities } from '@tessera/server/features/people/import/seed';
 import type { PiiFields } from '@tessera/server/features/scoring/comparisons';
 import { fitModel } from '@tessera/server/features/scoring/fit';
@@ -43,7 +44,8 @@ async function graph(seed: string) {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l))
-    .filter((q) => q.kind === 'pii')
+    // located queries only, as the model was fitted before nationwide ones were generated (decision 0027)
+    .filter((q) => q.kind === 'pii' && !isNationwideQuery(q))
     .map((q) => ({
       input: { firstName: '', lastName: '', address: '', city: '', state: '', zip: '', ...q.input } as PiiFields,
       identityId: q.identityId as number | null,

@@ -1,3 +1,12 @@
+/**
+ * npm run -w bench lookups -- [--engine pglite|postgres] [--identities N] [--seed S] [--url postgres://...]
+ *   [--seconds 10] [--connections 16] [--stream-rows 1000000] [--latency-queries 500] [--pii-batch 250]
+ *   [--quality-only]
+ *
+ * The lookup endpoints at N generated people: match quality of every labelled query kind through the endpoints
+ * (located byPii and nationwide byPii as their own rows), the latency of one PII query at a time, load, and a
+ * streamed CSV PUT. The graph and database are made once and reused (support/graph-database.ts).
+ */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -6,6 +15,7 @@ import { REPO_ROOT } from '@tessera/server/config';
 import { openDatabase } from '@tessera/server/db/client';
 import { migrate } from '@tessera/server/db/migrate';
 import { ensureDemoOrganization } from '@tessera/server/features/contracts/demo';
+import { isNationwideQuery } from '@tessera/server/features/people/generate/queries';
 import { signInOverHttp } from '@tessera/server/test/http-session';
 import { freePort, runChild } from '@tessera/server/test/process';
 import autocannon from 'autocannon';
@@ -22,6 +32,12 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
     'stream-rows': { type: 'string', default: '1000000' },
+    /** PII queries of each kind (located, nationwide) timed one GET at a time for their latency percentiles. */
+    'latency-queries': { type: 'string', default: '500' },
+    /** Match quality and PII latency only: no load runs, no streamed PUT. */
+    'quality-only': { type: 'boolean', default: false },
+    /** Inputs per POST when measuring PII quality (a 1,000-input PII statement can pass the 10 s lookup budget on a cold cache). */
+    'pii-batch': { type: 'string', default: '250' },
   },
 });
 const postgres = values.engine === 'postgres';
@@ -83,7 +99,9 @@ const queries: Query[] = readFileSync(path.join(graph, 'queries.jsonl'), 'utf8')
   .filter(Boolean)
   .map((l) => JSON.parse(l));
 const emails = queries.filter((q) => q.kind === 'email' && q.identityId !== null).map((q) => q.input.email!);
-const pii = queries.filter((q) => q.kind === 'pii');
+// Located byPii (a zip, or a city and state) and nationwide byPii (a street line alone, decision 0027): their own rows.
+const pii = queries.filter((q) => q.kind === 'pii' && !isNationwideQuery(q));
+const piiNationwide = queries.filter((q) => isNationwideQuery(q));
 
 async function postJson(
   pathName: string,
@@ -99,10 +117,10 @@ async function postJson(
 }
 
 // 5. Match quality through the endpoints (top result against the label).
-async function quality(kind: string, endpoint: string, selected: Query[]) {
+async function quality(kind: string, endpoint: string, selected: Query[], size = 1000) {
   const tally = { queries: selected.length, truePositive: 0, wrong: 0, missed: 0, falseAlarm: 0, trueNegative: 0 };
-  for (let i = 0; i < selected.length; i += 1000) {
-    const batch = selected.slice(i, i + 1000);
+  for (let i = 0; i < selected.length; i += size) {
+    const batch = selected.slice(i, i + size);
     const { results } = await postJson(`/v2/identities/${endpoint}`, {
       inputs: batch.map((q) => q.input),
       template: 3,
@@ -125,7 +143,11 @@ async function quality(kind: string, endpoint: string, selected: Query[]) {
 }
 log('measuring match quality');
 const exactKinds = [...new Set(queries.filter((q) => q.kind !== 'pii').map((q) => q.kind))];
-const qualityRows = [await quality('pii', 'byPii', pii)];
+const piiBatch = Number(values['pii-batch']);
+const qualityRows = [
+  await quality('pii', 'byPii', pii, piiBatch),
+  await quality('pii-nationwide', 'byPii', piiNationwide, piiBatch),
+];
 for (const kind of exactKinds)
   qualityRows.push(
     await quality(
@@ -134,6 +156,38 @@ for (const kind of exactKinds)
       queries.filter((q) => q.kind === kind),
     ),
   );
+
+// 5b. Latency of one PII query at a time (a GET each, nothing else running), evenly spread over each set.
+interface LatencyRow {
+  kind: string;
+  queries: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+async function latency(kind: string, selected: Query[]): Promise<LatencyRow> {
+  const count = Math.min(selected.length, Number(values['latency-queries']));
+  const step = selected.length / count;
+  const times: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const q = selected[Math.floor(k * step)]!;
+    const started = performance.now();
+    const res = await fetch(`${base}/v2/identities/byPii?${new URLSearchParams(q.input)}`, {
+      headers: { ...consoleHeaders, cookie },
+    });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`byPii ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (p: number) => Number(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]!.toFixed(1));
+  return { kind, queries: count, p50Ms: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99), maxMs: at(1) };
+}
+log('timing PII queries one at a time');
+const latencyRows = [await latency('pii', pii), await latency('pii-nationwide', piiNationwide)];
+log(JSON.stringify(latencyRows));
+const qualityOnly = values['quality-only'] === true;
 
 // 6. Load.
 interface LoadRow {
@@ -176,60 +230,71 @@ async function run(
 let n = 0;
 const nextEmail = () => emails[n++ % emails.length]!;
 const piiInputs = pii.filter((q) => q.identityId !== null).map((q) => q.input);
-const loadRows = [
-  await run('GET byEmail', () => ({
-    method: 'GET',
-    path: `/v2/identities/byEmail?email=${encodeURIComponent(nextEmail())}`,
-  })),
-  await run('GET byPii', () => ({
-    method: 'GET',
-    path: `/v2/identities/byPii?${new URLSearchParams(piiInputs[n++ % piiInputs.length]!)}`,
-  })),
-  await run('POST byEmail, 100 e-mails', () => ({
-    method: 'POST',
-    path: '/v2/identities/byEmail',
-    body: JSON.stringify({ inputs: Array.from({ length: 100 }, nextEmail) }),
-  })),
-];
+const nationwideInputs = piiNationwide.filter((q) => q.identityId !== null).map((q) => q.input);
+const loadRows = qualityOnly
+  ? []
+  : [
+      await run('GET byEmail', () => ({
+        method: 'GET',
+        path: `/v2/identities/byEmail?email=${encodeURIComponent(nextEmail())}`,
+      })),
+      await run('GET byPii', () => ({
+        method: 'GET',
+        path: `/v2/identities/byPii?${new URLSearchParams(piiInputs[n++ % piiInputs.length]!)}`,
+      })),
+      await run('GET byPii nationwide', () => ({
+        method: 'GET',
+        path: `/v2/identities/byPii?${new URLSearchParams(nationwideInputs[n++ % nationwideInputs.length]!)}`,
+      })),
+      await run('POST byEmail, 100 e-mails', () => ({
+        method: 'POST',
+        path: '/v2/identities/byEmail',
+        body: JSON.stringify({ inputs: Array.from({ length: 100 }, nextEmail) }),
+      })),
+    ];
 
 // 7. A streamed PUT of many rows.
-log(`streaming ${streamRows} CSV rows`);
-const beforeStream = serverRssMb();
-let streamPeak = beforeStream;
-const sampler = setInterval(() => {
-  streamPeak = Math.max(streamPeak, serverRssMb());
-}, 200);
-async function* csvBody() {
-  yield 'email\n';
-  for (let i = 0; i < streamRows; i += 1000) {
-    let chunk = '';
-    for (let j = i; j < Math.min(streamRows, i + 1000); j++) chunk += `${emails[j % emails.length]}\n`;
-    yield chunk;
+async function streamPut() {
+  log(`streaming ${streamRows} CSV rows`);
+  const beforeStream = serverRssMb();
+  let streamPeak = beforeStream;
+  const sampler = setInterval(() => {
+    streamPeak = Math.max(streamPeak, serverRssMb());
+  }, 200);
+  async function* csvBody() {
+    yield 'email\n';
+    for (let i = 0; i < streamRows; i += 1000) {
+      let chunk = '';
+      for (let j = i; j < Math.min(streamRows, i + 1000); j++) chunk += `${emails[j % emails.length]}\n`;
+      yield chunk;
+    }
   }
+  const streamStarted = performance.now();
+  const put = await fetch(`${base}/v2/identities/byEmail?template=3`, {
+    method: 'PUT',
+    headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'text/csv', cookie },
+    body: Readable.toWeb(Readable.from(csvBody())) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  let lines = 0;
+  for await (const chunk of put.body as unknown as AsyncIterable<Uint8Array>) {
+    for (const byte of chunk) if (byte === 10) lines++;
+  }
+  const streamSeconds = (performance.now() - streamStarted) / 1000;
+  clearInterval(sampler);
+  const stream = {
+    rows: streamRows,
+    status: put.status,
+    linesBack: lines,
+    seconds: Number(streamSeconds.toFixed(1)),
+    rowsPerSecond: Math.round(streamRows / streamSeconds),
+    serverRssBeforeMb: beforeStream,
+    serverRssPeakMb: streamPeak,
+    growthMb: streamPeak - beforeStream,
+  };
+  return stream;
 }
-const streamStarted = performance.now();
-const put = await fetch(`${base}/v2/identities/byEmail?template=3`, {
-  method: 'PUT',
-  headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'text/csv', cookie },
-  body: Readable.toWeb(Readable.from(csvBody())) as ReadableStream,
-  duplex: 'half',
-} as RequestInit);
-let lines = 0;
-for await (const chunk of put.body as unknown as AsyncIterable<Uint8Array>) {
-  for (const byte of chunk) if (byte === 10) lines++;
-}
-const streamSeconds = (performance.now() - streamStarted) / 1000;
-clearInterval(sampler);
-const stream = {
-  rows: streamRows,
-  status: put.status,
-  linesBack: lines,
-  seconds: Number(streamSeconds.toFixed(1)),
-  rowsPerSecond: Math.round(streamRows / streamSeconds),
-  serverRssBeforeMb: beforeStream,
-  serverRssPeakMb: streamPeak,
-  growthMb: streamPeak - beforeStream,
-};
+const stream = qualityOnly ? null : await streamPut();
 
 server.proc.kill('SIGTERM');
 await server.exited;
@@ -245,6 +310,7 @@ const report = {
   importRate,
   pgbenchInit,
   quality: qualityRows,
+  piiLatency: latencyRows,
   load: loadRows,
   serverRssMb: { atRestAfterLoad: restRss, peakDuringLoad: peakRss },
   stream,
@@ -266,12 +332,24 @@ const md = [
     (q) => `| ${q.kind} | ${q.queries} | ${q.precision} | ${q.recall} | ${q.wrong} | ${q.falseAlarm} |`,
   ),
   '',
-  `| load (${seconds} s, ${connections} connections) | req/s | p50 ms | p99 ms | non-2xx+errors |`,
-  '|---|---|---|---|---|',
-  ...loadRows.map((r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx + r.errors} |`),
+  '| PII latency (one GET at a time) | queries | p50 ms | p95 ms | p99 ms | max ms |',
+  '|---|---|---|---|---|---|',
+  ...latencyRows.map((r) => `| ${r.kind} | ${r.queries} | ${r.p50Ms} | ${r.p95Ms} | ${r.p99Ms} | ${r.maxMs} |`),
   '',
-  `Server memory: ${restRss} MB before load, ${peakRss} MB peak under load.`,
-  `CSV stream: ${stream.rows.toLocaleString('en-US')} rows in ${stream.seconds} s (${stream.rowsPerSecond.toLocaleString('en-US')} rows/s), status ${stream.status}, ${stream.linesBack.toLocaleString('en-US')} lines back; server memory ${stream.serverRssBeforeMb} MB before, ${stream.serverRssPeakMb} MB peak (+${stream.growthMb} MB).`,
+  ...(qualityOnly
+    ? ['Load: not run (--quality-only).']
+    : [
+        `| load (${seconds} s, ${connections} connections) | req/s | p50 ms | p99 ms | non-2xx+errors |`,
+        '|---|---|---|---|---|',
+        ...loadRows.map(
+          (r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx + r.errors} |`,
+        ),
+        '',
+        `Server memory: ${restRss} MB before load, ${peakRss} MB peak under load.`,
+      ]),
+  stream === null
+    ? 'CSV stream: not run (--quality-only).'
+    : `CSV stream: ${stream.rows.toLocaleString('en-US')} rows in ${stream.seconds} s (${stream.rowsPerSecond.toLocaleString('en-US')} rows/s), status ${stream.status}, ${stream.linesBack.toLocaleString('en-US')} lines back; server memory ${stream.serverRssBeforeMb} MB before, ${stream.serverRssPeakMb} MB peak (+${stream.growthMb} MB).`,
   '',
 ].join('\n');
 writeFileSync(path.join(dir, `lookups-${values.engine}-${stamp}.md`), md);

@@ -3,7 +3,9 @@
  *
  * The match model alone, before SQL blocking is in the way: generates a graph and its labelled query set, then
  * for each PII query scores every person who lives or lived in the query's state (everyone when it names none)
- * and takes the best by weight. Precision and recall of that top result at the minimum score, per noise kind.
+ * and takes the best by weight. Precision and recall of that top result at the minimum score, per noise kind;
+ * nationwide queries (a street line with no zip, city or state; decision 0027) are scored against everyone and
+ * reported on their own.
  * The lookup endpoints' own quality (with their SQL candidate search) is measured separately.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateGraph } from '@tessera/server/features/people/generate/graph';
+import { isNationwideQuery } from '@tessera/server/features/people/generate/queries';
 import type { PiiFields } from '@tessera/server/features/scoring/comparisons';
 import { DEFAULT_MODEL, scoreCandidate } from '@tessera/server/features/scoring/model';
 
@@ -46,14 +49,15 @@ for (const line of readFileSync(path.join(out, 'people.jsonl'), 'utf8').split('\
 }
 const everyone = [...byState.values()].flat();
 const minScore = Number(values['min-score']);
-const tally = { truePositive: 0, wrong: 0, missed: 0, falseAlarm: 0, trueNegative: 0 };
+const newTally = () => ({ queries: 0, truePositive: 0, wrong: 0, missed: 0, falseAlarm: 0, trueNegative: 0 });
+const tallies = { located: newTally(), nationwide: newTally() };
 const missesByNoise: Record<string, number> = {};
-let queries = 0;
 for (const line of readFileSync(path.join(out, 'queries.jsonl'), 'utf8').split('\n')) {
   if (!line) continue;
   const q = JSON.parse(line);
   if (q.kind !== 'pii') continue;
-  queries++;
+  const tally = tallies[isNationwideQuery(q) ? 'nationwide' : 'located'];
+  tally.queries++;
   const input: PiiFields = { firstName: '', lastName: '', address: '', city: '', state: '', zip: '', ...q.input };
   let best: { id: number; weight: number; score: number } | null = null;
   for (const c of byState.get(input.state) ?? everyone) {
@@ -71,18 +75,23 @@ for (const line of readFileSync(path.join(out, 'queries.jsonl'), 'utf8').split('
     for (const noise of q.noise.length ? q.noise : ['none']) missesByNoise[noise] = (missesByNoise[noise] ?? 0) + 1;
   }
 }
-const answered = tally.truePositive + tally.wrong + tally.falseAlarm;
-const positives = tally.truePositive + tally.wrong + tally.missed;
+const rates = (tally: ReturnType<typeof newTally>) => {
+  const answered = tally.truePositive + tally.wrong + tally.falseAlarm;
+  const positives = tally.truePositive + tally.wrong + tally.missed;
+  return {
+    ...tally,
+    precision: Number((tally.truePositive / answered).toFixed(4)),
+    recall: Number((tally.truePositive / positives).toFixed(4)),
+  };
+};
 console.log(
   JSON.stringify(
     {
       identities: Number(values.identities),
       seed: values.seed,
       minScore,
-      piiQueries: queries,
-      ...tally,
-      precision: Number((tally.truePositive / answered).toFixed(4)),
-      recall: Number((tally.truePositive / positives).toFixed(4)),
+      ...rates(tallies.located),
+      nationwide: rates(tallies.nationwide),
       missesByNoise,
     },
     null,

@@ -47,7 +47,8 @@ export const LOOKUP_LIMITS = {
 
 export const PII_MESSAGES = {
   names: 'A PII lookup needs firstName and lastName.',
-  place: 'A PII lookup needs a zip, a state, or a city and state to search in.',
+  place:
+    'A PII lookup needs a street address (searched nationwide), a zip, or a state (with or without a city) to search in.',
   zip: 'Please provide a 5-digit zip code (or zip+4 as 12345-6789).',
   state: 'Please provide a two-letter state abbreviation.',
   tooLong: `Please use at most ${LOOKUP_LIMITS.maxPiiLength} characters.`,
@@ -55,6 +56,15 @@ export const PII_MESSAGES = {
     `${endpoint} needs at least one of its inputs: ${inputs.join(', ')}.`,
   unknownInput: (name: string, endpoint: string) => `${name} is not an input of ${endpoint}.`,
 } as const;
+
+/**
+ * Whether a PII query says where to search: a zip, a state (a city alone is not enough: many states share city
+ * names), or a street address, searched nationwide by its house number and street name (decision 0027).
+ * Fields as normalized (trimmed; an empty string is absent).
+ */
+export function piiHasPlace(q: { address?: string; city?: string; state?: string; zip?: string }): boolean {
+  return Boolean(q.zip || q.state || q.address);
+}
 
 /** Output formats: JSON by default, CSV by `format=csv` or an Accept header preferring text/csv. */
 export const LOOKUP_FORMATS = ['json', 'csv'] as const;
@@ -104,3 +114,17 @@ export const INPUT_DESCRIPTIONS: Record<InputName, string> = {
   state: 'Two-letter state abbreviation.',
   zip: 'Five-digit ZIP code (ZIP+4 accepted).',
 };
+
+/**
+ * A POST input's `metadata` (issue 14): the caller's own object, echoed unchanged in that input's result. Flat (its
+ * values text, numbers, true, false or null) and at most `maxBytes` as JSON, so it stays an id or a few tags.
+ */
+export const METADATA_LIMITS = {
+  maxBytes: 1024,
+} as const;
+export const METADATA_MESSAGES = {
+  object: 'Please give metadata as an object, e.g. {"customerId": "c-123"}.',
+  value: (key: string) =>
+    `Please give metadata.${key} as text, a number, true, false or null: metadata is one level deep.`,
+  tooLarge: `Please keep metadata to ${METADATA_LIMITS.maxBytes.toLocaleString('en-US')} bytes or less as JSON.`,
+} as const;

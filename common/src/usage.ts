@@ -42,3 +42,79 @@ export function emptyMetrics(): CallMetrics {
 
 /** A metric's column in the usage tables: identitiesWithEmails is identities_with_emails. */
 export const metricColumn = (metric: string) => metric.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The series intervals of the usage reports (issue 16); week starts on Monday (ISO 8601). */
+export const USAGE_INTERVALS = ['hour', 'day', 'week', 'month'] as const;
+export type UsageInterval = (typeof USAGE_INTERVALS)[number];
+
+/** What the calls table can be sorted by: the time, or any metric a call has (`requests` is 1 for every call). */
+export const USAGE_CALL_SORTS = ['at', ...CALL_METRICS, 'cost'] as const;
+export type UsageCallSort = (typeof USAGE_CALL_SORTS)[number];
+
+/** Bounds of a usage report: the points one series may have and the longest range. */
+export const USAGE_LIMITS = { maxPoints: 10_000, maxRangeDays: 1_100 } as const;
+
+export const USAGE_MESSAGES = {
+  toBeforeFrom: '`to` must be after `from`.',
+  rangeTooLong: `The range may span at most ${USAGE_LIMITS.maxRangeDays} days.`,
+  tooManyPoints: (points: number) =>
+    `That range and interval make ${points.toLocaleString('en-US')} points; at most ${USAGE_LIMITS.maxPoints.toLocaleString('en-US')}: choose a longer interval.`,
+  timeZone: (tz: string) => `Unknown time zone "${tz}": use an IANA name such as America/New_York.`,
+  cursor: 'This `after` cursor is not one this report gave; start again from the first page.',
+  outOfScope: {
+    userId: 'You may only see usage of users you manage.',
+    organizationId: 'You may only see usage of your own organization.',
+    keyId: 'You may only see usage of keys you manage.',
+  },
+} as const;
+
+/** One call as the usage reports list it. */
+export interface UsageCall extends CallMetrics {
+  id: number;
+  at: string;
+  userId: number;
+  organizationId: number | null;
+  keyId: string | null;
+  method: string;
+  path: string;
+  status: number;
+  cost: number;
+}
+
+/** Every metric of a range summed, `requests` and `cost` included. */
+export type UsageTotals = Record<UsageMetric, number>;
+
+export interface UsagePoint {
+  /** The bucket's start, in UTC (ISO 8601); buckets start at the caller's time zone's hour, midnight, Monday or 1st. */
+  at: string;
+  value: number;
+}
+
+/** Readable names of the metrics, for charts, totals and column headers. */
+export const METRIC_LABELS: Record<UsageMetric, string> = {
+  requests: 'Requests',
+  inputs: 'Inputs',
+  inputsWithIdentities: 'Inputs with identities',
+  identities: 'Identities returned',
+  identitiesWithBehaviors: 'Identities with behaviors',
+  identitiesWithData: 'Identities with data',
+  identitiesWithDevices: 'Identities with devices',
+  identitiesWithEmails: 'Identities with emails',
+  identitiesWithIps: 'Identities with IPs',
+  identitiesWithPhones: 'Identities with phones',
+  identitiesWithProperties: 'Identities with properties',
+  identitiesWithVehicles: 'Identities with vehicles',
+  identitiesWithFinances: 'Identities with finances',
+  identitiesWithCompanies: 'Identities with companies',
+  behaviors: 'Behaviors',
+  devices: 'Devices',
+  emails: 'Emails',
+  ips: 'IPs',
+  phones: 'Phones',
+  properties: 'Properties',
+  vehicles: 'Vehicles',
+  companies: 'Companies',
+  bestMatchScores: 'Sum of best match scores',
+  milliseconds: 'Milliseconds',
+  cost: 'Cost',
+};

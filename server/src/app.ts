@@ -40,9 +40,12 @@ import { registerTermsRoutes } from './features/terms/routes';
 import { type Limiter, openLimiter } from './features/throttle/limiter';
 import { openSlidingLimiter, type SlidingLimiter } from './features/throttle/sliding';
 import { createDatabaseMetering, type Metering } from './features/usage/metering';
+import { notifyingMetering } from './features/usage-reports/live';
+import { registerUsageReportRoutes } from './features/usage-reports/routes';
 import { createUserManagement } from './features/users/manage';
 import { registerUserRoutes } from './features/users/routes';
 import { registerAuth } from './http/auth';
+import { registerCompression } from './http/compression';
 import { registerConsole } from './http/console';
 import { registerErrorHandler, sendError } from './http/error-handler';
 import { registerOriginCheck } from './http/origin';
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.limiter) app.addHook('onClose', () => limiter.close());
   const sessions = createSessionService(database, (id) => hub.endSession(id));
 
+  await registerCompression(app); // before any route: it hooks each route as it is declared
   await app.register(fastifyCookie);
   // Limits are set per route as well; these are the ceiling for any multipart request.
   await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 20, parts: 21 } });
@@ -178,9 +182,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const rates = deps.rates ?? (await openSlidingLimiter(redis));
   if (!deps.rates) app.addHook('onClose', () => rates.close());
   registerContractRoutes(app, { database, hub, billing });
+  registerUsageReportRoutes(app, { database });
   const lookups = {
     database,
-    metering: deps.metering ?? createDatabaseMetering(database),
+    metering: notifyingMetering(deps.metering ?? createDatabaseMetering(database), hub),
     billing,
     rates,
     idempotency: createIdempotency(database),

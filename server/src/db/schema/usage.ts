@@ -53,7 +53,9 @@ const total = (name: string) => bigint(name, { mode: 'number' }).notNull().defau
 
 /**
  * Usage summed by hour and by day (UTC) for fast charts, kept current by the same statement that writes the
- * usage rows. No organization is 0 and no key is '' here, so the key can be a primary key.
+ * usage rows. No organization is 0 and no key is '' here, so the key can be a primary key. Buckets 'hour' and
+ * 'day' hold every key, method and path apart; 'hour-user' and 'day-user' hold each user's calls together (key,
+ * method and path '*'), so a report without those filters reads a row per user and hour rather than dozens.
  */
 export const usageRollups = pgTable(
   'usage_rollups',
@@ -74,5 +76,7 @@ export const usageRollups = pgTable(
     index('usage_rollups_organization_idx').on(t.organizationId, t.bucket, t.at),
     /** A key's last use and calls this month (the console's key list) without scanning usage. */
     index('usage_rollups_key_idx').on(t.keyId, t.bucket, t.at),
+    /** A user's usage reports (issue 16) without reading their organization's. */
+    index('usage_rollups_user_idx').on(t.userId, t.bucket, t.at),
   ],
 );

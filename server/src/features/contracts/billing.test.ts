@@ -77,7 +77,9 @@ describe('contracts', () => {
     );
     expect(rollups.map((r) => [r.bucket, Number(r.requests), Number(r.identities), Number(r.cost)])).toEqual([
       ['day', 1, 1, 0.061123],
+      ['day-user', 1, 1, 0.061123],
       ['hour', 1, 1, 0.061123],
+      ['hour-user', 1, 1, 0.061123],
     ]);
   });
 

@@ -1,5 +1,6 @@
 /** POST lookups: many inputs at once, answered in order with one statement per key type, never one per input. */
 import { LOOKUP_MESSAGES } from '@tessera/common/lookup-inputs';
+import { METADATA_LIMITS, METADATA_MESSAGES } from '@tessera/common/lookups';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { consoleClient } from '../../test/console-client';
@@ -215,6 +216,87 @@ describe('POST lookups', () => {
     expect(option.json().fields).toEqual([
       { path: 'body.limit', message: 'Please give limit as a whole number from 1 to 100.' },
     ]);
+  });
+
+  it("echoes each input's metadata unchanged in its result, in JSON and as CSV columns, and meters as without", async () => {
+    const a = person();
+    const b = person();
+    await load(t.database, a, b);
+    const metadata = { customerId: 'c-1', row: 7, vip: true, note: null, 'utf-8': 'é€' };
+    const inputs = [
+      { email: a.emails[0]!.address, metadata },
+      b.emails[0]!.address,
+      { email: uniqueEmail(), metadata: { customerId: 'c-3' } },
+    ];
+    const res = await post('byEmail', { inputs, template: 3 });
+    expect(res.statusCode).toBe(200);
+    const results = res.json().results;
+    expect(results[0]).toEqual({
+      input: { email: a.emails[0]!.address },
+      metadata,
+      identities: [expect.objectContaining({ id: a.id })],
+    });
+    expect(Object.keys(results[1])).toEqual(['input', 'identities']);
+    expect(results[2]).toEqual({
+      input: { email: (inputs[2] as { email: string }).email },
+      metadata: { customerId: 'c-3' },
+      identities: [],
+    });
+
+    const csv = await post('byEmail', { inputs, template: 3, format: 'csv' });
+    const [header, ...rows] = csv.body
+      .split('\r\n')
+      .filter(Boolean)
+      .map((line) => line.split(','));
+    expect(header!.slice(0, 8)).toEqual([
+      'input.email',
+      'metadata.customerId',
+      'metadata.row',
+      'metadata.vip',
+      'metadata.note',
+      'metadata.utf-8',
+      'score',
+      'matchedOn',
+    ]);
+    expect(rows[0]!.slice(1, 6)).toEqual(['c-1', '7', 'true', '', 'é€']);
+    expect(rows[1]!.slice(1, 6)).toEqual(['', '', '', '', '']);
+    expect(rows[2]!.slice(1, 6)).toEqual(['c-3', '', '', '', '']);
+
+    // Metadata changes nothing that is counted or charged.
+    const without = await post('byEmail', {
+      inputs: inputs.map((i) => (typeof i === 'string' ? i : i.email)) as string[],
+      template: 3,
+    });
+    const usage = async (id: unknown) => {
+      const [row] = await t.database.query<Record<string, unknown>>('select * from usage where request_id = $1', [id]);
+      const { id: _id, request_id: _r, at: _a, created_at: _c, milliseconds: _m, ...rest } = row!;
+      return rest;
+    };
+    expect(await usage(res.headers['x-request-id'])).toEqual(await usage(without.headers['x-request-id']));
+  });
+
+  it('refuses metadata that is not a flat object of at most 1 KB, naming the field', async () => {
+    const email = uniqueEmail();
+    const cases: [unknown, string, string][] = [
+      ['c-1', 'body.inputs.0.metadata', METADATA_MESSAGES.object],
+      [['a'], 'body.inputs.0.metadata', METADATA_MESSAGES.object],
+      [null, 'body.inputs.0.metadata', METADATA_MESSAGES.object],
+      [{ nested: { a: 1 } }, 'body.inputs.0.metadata.nested', METADATA_MESSAGES.value('nested')],
+      [{ list: [1, 2] }, 'body.inputs.0.metadata.list', METADATA_MESSAGES.value('list')],
+      [{ big: 'x'.repeat(METADATA_LIMITS.maxBytes) }, 'body.inputs.0.metadata', METADATA_MESSAGES.tooLarge],
+    ];
+    for (const [metadata, path, message] of cases) {
+      const res = await post('byEmail', { inputs: [{ email, metadata }] });
+      expect(res.statusCode, JSON.stringify(metadata)).toBe(400);
+      expect(res.json().fields).toEqual([{ path, message }]);
+    }
+    // Just under the limit is fine; a GET has no metadata (its query string is its inputs).
+    const fits = { big: 'x'.repeat(METADATA_LIMITS.maxBytes - 10) };
+    expect(Buffer.byteLength(JSON.stringify(fits))).toBe(METADATA_LIMITS.maxBytes);
+    expect((await post('byEmail', { inputs: [{ email, metadata: fits }] })).statusCode).toBe(200);
+    const get = await api.get(`/v2/identities/byEmail?email=${email}&metadata=x`, cookie);
+    expect(get.statusCode).toBe(400);
+    expect(get.json().fields[0].path).toBe('querystring.metadata');
   });
 
   it('needs the console header from a session, like every state-changing console call', async () => {

@@ -4,9 +4,14 @@
  * column with the values joined by ';'. The columns are those the template gives a fully populated sample record
  * (so they are known before the first row, and a streamed reply can start at once), then any others the rows
  * show. One row per identity found; an input that found nobody still gets its row, with the identity columns empty.
+ *
+ * Lines are written by csv-stringify as RFC 4180 has them: CRLF after each, a field quoted when it holds a comma, a
+ * quote or a line break (a lone CR too), quotes doubled. Every cell, the caller's own echoed back included, passes
+ * the formula guard (docs/csv.md): one a spreadsheet would run as a formula gets a leading apostrophe.
  */
-import { csvField } from '../people/import/csv-fields';
+import { stringify } from 'csv-stringify/sync';
 import type { CompiledTemplate } from '../templates/evaluate';
+import type { LookupInput } from './inputs';
 
 export const LIST_SEPARATOR = ';';
 
@@ -46,7 +51,47 @@ export function flatten(value: unknown, prefix = '', out: Map<string, string> = 
   return out;
 }
 
-export const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\r\n`;
+/** Characters a spreadsheet reads a cell as a formula by, when the cell begins with one (OWASP, CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A signed number or phone number: digits, spaces and . , ( ) + - only, which cannot call anything. */
+const PLAIN_NUMBER = /^[+-][0-9 ().,+-]*$/;
+
+/**
+ * The cell as a spreadsheet may safely open it: one beginning with = + - @ TAB or CR gets a leading apostrophe
+ * (shown by spreadsheets as text, not run), unless it is a signed number or phone number such as -12.5 or
+ * +1 (415) 555-0100, which holds no letters and so no function or link to call.
+ */
+export function guardFormula(cell: string): string {
+  return FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell;
+}
+
+const STRINGIFY = { record_delimiter: '\r\n', quoted_match: /[\r\n]/, cast: { string: guardFormula } } as const;
+
+/** One CSV line, its CRLF included. */
+export const csvLine = (cells: readonly string[]): string => stringify([cells as string[]], STRINGIFY);
+
+/**
+ * The first line of a reply. @fastify/compress sniffs a reply's first bytes and passes through, unencoded yet
+ * labelled as encoded, anything that starts like gzip or zlib data; a header row beginning with a caller's column
+ * such as `H,` (0x48 0x2c) does. Such a line has every cell quoted, so it begins with a quote.
+ */
+export function headerLine(cells: readonly string[]): string {
+  const line = csvLine(cells);
+  return looksCompressed(Buffer.from(line.slice(0, 3), 'utf8'))
+    ? stringify([cells as string[]], { ...STRINGIFY, quoted: true })
+    : line;
+}
+
+/** The plugin's own tests (lib/utils.js): a gzip magic number, or a zlib header (RFC 1950). */
+function looksCompressed(b: Buffer): boolean {
+  if (b.length > 2 && b[0] === 0x1f && b[1] === 0x8b && b[2] === 0x08) return true;
+  return b.length > 1 && (b[0]! & 0x0f) === 0x08 && (b[0]! & 0x80) === 0 && ((b[0]! << 8) + b[1]!) % 31 === 0;
+}
+
+/** An input's metadata as cells by key (null as empty). */
+export function metadataCells(input: LookupInput): Map<string, string> {
+  return new Map(Object.entries(input.metadata ?? {}).map(([key, value]) => [key, text(value)]));
+}
 
 const seen = { firstSeen: '2024-01-01', lastSeen: '2025-01-01' };
 /** Every field of the identity record present, every list with one entry: what a template's columns are read from. */

@@ -1,6 +1,7 @@
 /**
  * PUT lookups: a CSV body (a header row naming input columns, then one input per row) streamed back as CSV with
- * the identity columns appended, any number of rows in constant memory. Rows are read, looked up and written a
+ * the identity columns appended, any number of rows in constant memory. Columns that are not inputs of the
+ * endpoint (the caller's own ids, say) are not read as inputs and are written back in their place, row by row. Rows are read, looked up and written a
  * batch at a time, and the next batch is read only when the client has taken the last. Problems with the header
  * or the first batch answer with a status as usual; a bad row later gets its reason in the `error` column, since
  * the reply has begun. Usage is recorded when the last row is written; if that fails the reply is cut short, so
@@ -12,10 +13,10 @@ import { Readable } from 'node:stream';
 import { IDEMPOTENCY, type InputName, LOOKUP_ENDPOINTS, type LookupEndpoint } from '@tessera/common/lookups';
 import { emptyMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BadRequest, Unprocessable } from '../../http/errors';
+import { AppError, BadRequest, Unprocessable } from '../../http/errors';
 import { TemplateError } from '../templates/evaluate';
 import { type CsvRecord, csvRecords } from './csv-input';
-import { csvLine, flatten, sampleColumns, unionColumns } from './csv-output';
+import { csvLine, flatten, headerLine, sampleColumns, unionColumns } from './csv-output';
 import type { Drain } from './drain';
 import { type Claim, requestHasher } from './idempotency';
 import { type LookupInput, parseInput } from './inputs';
@@ -30,11 +31,14 @@ export const ERROR_COLUMN = 'error';
 export const STREAM_MESSAGES = {
   body: 'Please PUT a CSV body (Content-Type: text/csv) with a header row naming its input columns.',
   header: 'The CSV needs a header row naming its input columns.',
-  column: (name: string, endpoint: string) =>
-    `Column ${name || '(empty)'} is not an input of ${endpoint}; its inputs are ${LOOKUP_ENDPOINTS[endpoint as LookupEndpoint].join(', ')}.`,
+  noInputs: (endpoint: string) =>
+    `The header names no input of ${endpoint}; its inputs are ${LOOKUP_ENDPOINTS[endpoint as LookupEndpoint].join(', ')} (other columns are passed through).`,
+  delimiter: (header: string) =>
+    `The header is one column, ${JSON.stringify(header)}: fields are separated by commas (RFC 4180), not semicolons or tabs.`,
   repeated: (name: string) => `Column ${name} appears more than once.`,
   width: (got: number, want: number) => `The row has ${got} fields; the header has ${want}.`,
   drained: 'Not looked up: the server is restarting. Send this row and the rows after it again.',
+  expansion: 'The compressed body decompresses to over 200 times its size; send it uncompressed or in smaller parts.',
 } as const;
 
 interface Row {
@@ -43,44 +47,54 @@ interface Row {
   error?: string;
 }
 
-function headerOf(record: CsvRecord | undefined, endpoint: LookupEndpoint): string[] {
+/** The header's column names and which of them are inputs; the others are passed through. */
+interface Header {
+  names: string[];
+  inputs: { name: string; index: number }[];
+}
+
+function headerOf(record: CsvRecord | undefined, endpoint: LookupEndpoint): Header {
   if (!record || record.error !== undefined)
     throw new BadRequest(STREAM_MESSAGES.header, [{ path: 'body', message: STREAM_MESSAGES.header }]);
   const names = record.fields.map((f) => f.trim());
   const allowed = LOOKUP_ENDPOINTS[endpoint] as readonly InputName[];
   const seen = new Set<string>();
   for (const name of names) {
-    const message = !(allowed as readonly string[]).includes(name)
-      ? STREAM_MESSAGES.column(name, endpoint)
-      : seen.has(name)
-        ? STREAM_MESSAGES.repeated(name)
-        : null;
-    if (message) throw new BadRequest(message, [{ path: `body.header.${name}`, message }]);
+    // Empty names (a trailing comma, a spreadsheet's index column) may repeat: they are passed through.
+    if (name && seen.has(name)) {
+      const message = STREAM_MESSAGES.repeated(name);
+      throw new BadRequest(message, [{ path: `body.header.${name}`, message }]);
+    }
     seen.add(name);
   }
-  return names;
+  const inputs = names
+    .map((name, index) => ({ name, index }))
+    .filter(({ name }) => (allowed as readonly string[]).includes(name));
+  if (inputs.length === 0) {
+    const only = names.length === 1 ? names[0]! : null;
+    const message =
+      only !== null && /[;\t]/.test(only) ? STREAM_MESSAGES.delimiter(only) : STREAM_MESSAGES.noInputs(endpoint);
+    throw new BadRequest(message, [{ path: 'body.header', message }]);
+  }
+  return { names, inputs };
 }
 
 /** A row's problem, led by its line in the body (the header is line 1) so it can be found. */
 const problem = (record: CsvRecord, text: string) => `line ${record.line}: ${text}`;
 
-function toRow(record: CsvRecord, header: string[], endpoint: LookupEndpoint): Row {
+function toRow(record: CsvRecord, header: Header, endpoint: LookupEndpoint): Row {
   if (record.error !== undefined) return { record, error: problem(record, record.error) };
-  if (record.fields.length !== header.length) {
-    return { record, error: problem(record, STREAM_MESSAGES.width(record.fields.length, header.length)) };
+  if (record.fields.length !== header.names.length) {
+    return { record, error: problem(record, STREAM_MESSAGES.width(record.fields.length, header.names.length)) };
   }
-  const named = Object.fromEntries(header.map((name, i) => [name, record.fields[i]]));
+  const named = Object.fromEntries(header.inputs.map(({ name, index }) => [name, record.fields[index]]));
   const parsed = parseInput(endpoint, named, '');
   if (parsed.errors)
     return { record, error: problem(record, parsed.errors.map((e) => `${e.path}: ${e.message}`).join(' ')) };
   return { record, input: parsed.input };
 }
 
-async function readBatch(
-  records: AsyncIterator<CsvRecord>,
-  header: string[],
-  endpoint: LookupEndpoint,
-): Promise<Row[]> {
+async function readBatch(records: AsyncIterator<CsvRecord>, header: Header, endpoint: LookupEndpoint): Promise<Row[]> {
   const rows: Row[] = [];
   while (rows.length < STREAM_BATCH) {
     const next = await records.next();
@@ -129,7 +143,8 @@ export async function streamCsvLookup(
   // With an Idempotency-Key the body is hashed as it is read: a repeat is told from another request at its end.
   const claim = deps.idempotency.keyOf(request, caller);
   const hasher = requestHasher(request);
-  const body = claim ? hashing(received, hasher) : received;
+  const inflated = expansionBounded(received);
+  const body = claim ? hashing(inflated, hasher) : inflated;
   if (claim && !(await deps.idempotency.claim(claim, null, reply))) {
     for await (const _ of body); // a repeat: its body is read only to compare it
     await deps.idempotency.replayIfSame(claim, hasher.digest('hex'), reply);
@@ -140,6 +155,30 @@ export async function streamCsvLookup(
   } catch (error) {
     if (claim) await deps.idempotency.abandon(claim);
     throw error;
+  }
+}
+
+/**
+ * A compressed body may grow, as it is read, to at most MAX_EXPANSION times the bytes that came over the wire once
+ * past FREE_EXPANSION_BYTES: a PUT has no body limit (it streams), so without this a few megabytes of gzip (or far
+ * fewer of brotli) could make the server read gigabytes of blank lines for nothing. Real CSV compresses 3 to 20 times.
+ */
+export const MAX_EXPANSION = 200;
+const FREE_EXPANSION_BYTES = 8 * 1024 * 1024;
+
+async function* expansionBounded(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  // Set by @fastify/compress on the decompressing stream it hands the route: the compressed bytes read so far.
+  const wire = body as { receivedEncodedLength?: number };
+  let inflated = 0;
+  for await (const chunk of body) {
+    inflated += chunk.length;
+    const encoded = wire.receivedEncodedLength;
+    if (encoded !== undefined && inflated > FREE_EXPANSION_BYTES && inflated > MAX_EXPANSION * encoded) {
+      throw new AppError(413, 'payload_too_large', STREAM_MESSAGES.expansion, [
+        { path: 'body', message: STREAM_MESSAGES.expansion },
+      ]);
+    }
+    yield chunk;
   }
 }
 
@@ -173,7 +212,8 @@ async function answer(
     let out = '';
     for (const { row, identities } of batch) {
       const { record } = row;
-      const inputCells = header.map((_, i) => (record.error === undefined ? (record.fields[i] ?? '') : ''));
+      // Every column as sent, inputs and passed-through ones alike.
+      const inputCells = header.names.map((_, i) => (record.error === undefined ? (record.fields[i] ?? '') : ''));
       const reason = error && row.input ? problem(record, error) : (row.error ?? '');
       if (identities.length === 0) out += csvLine([...inputCells, ...columns.map(() => ''), reason]);
       for (const identity of identities) {
@@ -203,7 +243,7 @@ async function answer(
   async function* produce(): AsyncGenerator<string> {
     let complete = false;
     try {
-      yield* keep(csvLine([...header, ...columns, ERROR_COLUMN]));
+      yield* keep(headerLine([...header.names, ...columns, ERROR_COLUMN]));
       yield* keep(lines(first));
       let failed: string | null = null;
       for (;;) {

@@ -1,5 +1,6 @@
 /** CSV out of GET and POST, and PUT's streamed CSV in and out: columns, rows per identity, bad rows, bad headers. */
 import { LOOKUP_MESSAGES } from '@tessera/common/lookup-inputs';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_HEADERS, type TestApp } from '../../test/harness';
 import { splitCsv } from '../people/import/csv-fields';
@@ -188,12 +189,75 @@ describe('CSV', () => {
       payload: 'phone\n+14155550123\n',
     });
     expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().error).toBe(STREAM_MESSAGES.column('phone', 'byEmail'));
+    expect(foreign.json().error).toBe(STREAM_MESSAGES.noInputs('byEmail'));
+    expect(foreign.json().fields).toEqual([{ path: 'body.header', message: STREAM_MESSAGES.noInputs('byEmail') }]);
+    // Comma only (RFC 4180): a semicolon- or tab-separated header is one column, and says so.
+    for (const header of ['email;phone', 'email\tphone']) {
+      const other = await call('PUT', '/v2/identities/byAny', {
+        headers: { 'content-type': 'text/csv' },
+        payload: `${header}\nx@y.example;+14155550123\n`,
+      });
+      expect(other.statusCode).toBe(400);
+      expect(other.json().error).toBe(STREAM_MESSAGES.delimiter(header));
+    }
     const twice = await call('PUT', '/v2/identities/byEmail', {
       headers: { 'content-type': 'text/csv' },
       payload: 'email,email\n',
     });
     expect(twice.json().error).toBe(STREAM_MESSAGES.repeated('email'));
+  });
+
+  it('passes columns that are not inputs through, in their place, on every row', async () => {
+    const p = person();
+    await load(t.database, p);
+    const email = p.emails[0]!.address;
+    // A spreadsheet's unnamed index column, the caller's own id, a note with a comma and CRLF inside quotes.
+    const res = await call('PUT', '/v2/identities/byEmail?template=3', {
+      headers: { 'content-type': 'text/csv' },
+      payload: `,customerId,email,note\r\n0,c-1,${email},"two\r\nlines, kept"\r\n1,c-2,nobody@nowhere.example,\r\n2,c-3,not an email,x\r\n3,c-4\r\n`,
+    });
+    expect(res.statusCode).toBe(200);
+    const parsed = parse(res.body, { relax_column_count: true }) as string[][];
+    expect(parsed[0]).toEqual(['', 'customerId', 'email', 'note', 'score', 'matchedOn', 'id', 'emails', 'error']);
+    expect(parsed[1]!.slice(0, 7)).toEqual(['0', 'c-1', email, 'two\r\nlines, kept', '97', 'email', String(p.id)]);
+    expect(parsed[2]).toEqual(['1', 'c-2', 'nobody@nowhere.example', '', '', '', '', '', '']);
+    expect(parsed[3]!.slice(0, 4)).toEqual(['2', 'c-3', 'not an email', 'x']);
+    expect(parsed[3]!.at(-1)).toBe(`line 5: email: ${LOOKUP_MESSAGES.email}`);
+    expect(parsed[4]!.at(-1)).toBe(`line 6: ${STREAM_MESSAGES.width(2, 4)}`);
+    // Repeated names are still refused (an empty one may repeat).
+    const twice = await call('PUT', '/v2/identities/byEmail', {
+      headers: { 'content-type': 'text/csv' },
+      payload: 'email,ref,ref\n',
+    });
+    expect([twice.statusCode, twice.json().error]).toEqual([400, STREAM_MESSAGES.repeated('ref')]);
+  });
+
+  it("reads RFC 4180 exactly: a malformed quote is its own row's error, CRLF in quotes is kept", async () => {
+    const p = person();
+    await load(t.database, p);
+    const email = p.emails[0]!.address;
+    const res = await call('PUT', '/v2/identities/byEmail?template=3', {
+      headers: { 'content-type': 'text/csv' },
+      payload: `\ufeffemail,ref\r\n"${email}"x,1\r\n${email},a"b\r\n"${email}","r\r\n2"\r\n`,
+    });
+    expect(res.statusCode).toBe(200);
+    const [, bad1, bad2, good] = parse(res.body) as string[][];
+    expect(bad1!.at(-1)).toBe(`line 2: ${CSV_INPUT_MESSAGES.closingQuote}`);
+    expect(bad1![0]).toBe('');
+    expect(bad2!.at(-1)).toBe(`line 3: ${CSV_INPUT_MESSAGES.openingQuote}`);
+    expect(good!.slice(0, 5)).toEqual([email, 'r\r\n2', '97', 'email', String(p.id)]);
+  });
+
+  it('guards output cells a spreadsheet would run as formulas, echoed ones included', async () => {
+    const res = await call('PUT', '/v2/identities/byEmail?template=3', {
+      headers: { 'content-type': 'text/csv' },
+      payload:
+        'email,=ref\nnobody@nowhere.example,"=HYPERLINK(""http://x.example"",""y"")"\nnobody@nowhere.example,+14155550123\n',
+    });
+    const [header, first, second] = parse(res.body) as string[][];
+    expect(header![1]).toBe("'=ref");
+    expect(first![1]).toBe('\'=HYPERLINK("http://x.example","y")');
+    expect(second![1]).toBe('+14155550123');
   });
 
   it('answers 422 before streaming when the template fails on the first rows', async () => {

@@ -51,6 +51,19 @@ describe('Idempotency-Key', () => {
     expect(await usageRows(again.headers['x-request-id'])).toBe(0);
   });
 
+  it('replays the same metadata, and tells a request with other metadata from it', async () => {
+    const key = fresh();
+    const inputs = [{ email, metadata: { customerId: 'c-9', row: 1 } }];
+    const first = await post(key, { inputs });
+    expect(first.json().results[0].metadata).toEqual({ customerId: 'c-9', row: 1 });
+    const again = await post(key, { inputs });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json().results[0].metadata).toEqual({ customerId: 'c-9', row: 1 });
+    expect(again.body).toBe(first.body);
+    const other = await post(key, { inputs: [{ email, metadata: { customerId: 'c-10', row: 1 } }] });
+    expect([other.statusCode, other.json().error]).toEqual([422, IDEMPOTENCY_MESSAGES.otherRequest]);
+  });
+
   it('refuses the same key with another request (422) and while the first still runs (409)', async () => {
     const key = fresh();
     expect((await post(key, { inputs: [email] })).statusCode).toBe(200);

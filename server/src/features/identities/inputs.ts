@@ -10,14 +10,57 @@ import {
   LOOKUP_ENDPOINTS,
   LOOKUP_LIMITS,
   type LookupEndpoint,
+  METADATA_LIMITS,
+  METADATA_MESSAGES,
   PII_INPUTS,
   PII_MESSAGES,
   type PiiInputName,
+  piiHasPlace,
   plainKeyOf,
 } from '@tessera/common/lookups';
 import { US_STATES } from '@tessera/common/states';
 import { isStorableText, MESSAGES } from '@tessera/common/validation';
+import { z } from 'zod';
 import type { PiiFields } from '../scoring/comparisons';
+
+/** The name under which a POST input carries the caller's own object, echoed in its result. */
+export const METADATA = 'metadata';
+
+/** A metadata value: one level deep. */
+const metadataValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/**
+ * A POST input's `metadata`: a flat object (values text, numbers, true, false or null) of at most 1 KB as JSON,
+ * echoed unchanged in the input's result (in CSV, one `metadata.<key>` column per key). Exported for the API
+ * reference.
+ */
+export const metadataSchema = z
+  .record(z.string(), metadataValue)
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= METADATA_LIMITS.maxBytes, {
+    error: METADATA_MESSAGES.tooLarge,
+  })
+  .describe(
+    `Your own object, echoed unchanged in this input's result: one level deep (text, numbers, true, false or null), at most ${METADATA_LIMITS.maxBytes} bytes as JSON.`,
+  );
+export type Metadata = z.infer<typeof metadataSchema>;
+
+/** The metadata, or the field error naming what is wrong with it (`at` makes a field's path). */
+export function parseMetadata(
+  raw: unknown,
+  at: (name: string) => string,
+): { metadata: Metadata; error?: undefined } | { error: FieldError } {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { error: { path: at(METADATA), message: METADATA_MESSAGES.object } };
+  }
+  for (const [key, value] of Object.entries(raw)) {
+    if (!metadataValue.safeParse(value).success) {
+      return { error: { path: `${at(METADATA)}.${key}`, message: METADATA_MESSAGES.value(key) } };
+    }
+  }
+  const parsed = metadataSchema.safeParse(raw);
+  if (!parsed.success) return { error: { path: at(METADATA), message: METADATA_MESSAGES.tooLarge } };
+  return { metadata: parsed.data };
+}
 
 export interface ExactKey {
   kind: LookupKey;
@@ -31,6 +74,8 @@ export interface LookupInput {
   keys: ExactKey[];
   /** Present when the input names a person well enough to search for them. */
   pii: PiiFields | null;
+  /** The caller's own object (POST only), echoed in the result as it came. */
+  metadata?: Metadata;
 }
 
 export type Parsed = { input: LookupInput; errors?: undefined } | { input?: undefined; errors: FieldError[] };
@@ -57,15 +102,16 @@ function piiQuery(fields: Partial<Record<PiiInputName, string>>): PiiFields | { 
   const q = { firstName: '', lastName: '', address: '', city: '', state: '', zip: '', ...fields };
   if (!q.firstName || !q.lastName)
     return { message: PII_MESSAGES.names, field: q.firstName ? 'lastName' : 'firstName' };
-  if (!q.zip && !q.state) return { message: PII_MESSAGES.place, field: 'zip' };
+  if (!piiHasPlace(q)) return { message: PII_MESSAGES.place, field: 'zip' };
   return q;
 }
 
 /**
  * One input of `endpoint`: a plain string (the endpoint's key, for single-key endpoints) or an object of named
- * inputs. `path` prefixes field errors (e.g. `body.inputs.3`).
+ * inputs, with `metadata` beside them when `withMetadata` (a POST's inputs). `path` prefixes field errors (e.g.
+ * `body.inputs.3`).
  */
-export function parseInput(endpoint: LookupEndpoint, raw: unknown, path: string): Parsed {
+export function parseInput(endpoint: LookupEndpoint, raw: unknown, path: string, withMetadata = false): Parsed {
   const plain = plainKeyOf(endpoint);
   let named: Record<string, unknown>;
   if (typeof raw === 'string' || typeof raw === 'number') {
@@ -89,7 +135,14 @@ export function parseInput(endpoint: LookupEndpoint, raw: unknown, path: string)
   const pii: Partial<Record<PiiInputName, string>> = {};
   const echo: Record<string, string> = {};
   const at = (name: string) => (path ? `${path}.${name}` : name);
+  let metadata: Metadata | undefined;
   for (const [name, value] of Object.entries(named)) {
+    if (withMetadata && name === METADATA) {
+      const checked = parseMetadata(value, at);
+      if (checked.error) errors.push(checked.error);
+      else metadata = checked.metadata;
+      continue;
+    }
     if (!(allowed as readonly string[]).includes(name)) {
       errors.push({ path: at(name), message: PII_MESSAGES.unknownInput(name, endpoint) });
       continue;
@@ -135,10 +188,12 @@ export function parseInput(endpoint: LookupEndpoint, raw: unknown, path: string)
       errors: [{ path: field ? at(field) : path || 'input', message: PII_MESSAGES.noInputs(endpoint, allowed) }],
     };
   }
-  return { input: { raw: typeof raw === 'string' ? raw : echo, keys, pii: query } };
+  const input: LookupInput = { raw: typeof raw === 'string' ? raw : echo, keys, pii: query };
+  if (metadata) input.metadata = metadata;
+  return { input };
 }
 
-/** Every input parsed, or all their errors at once (up to `maxErrors`). */
+/** Every input of a POST parsed (each may carry metadata), or all their errors at once (up to `maxErrors`). */
 export function parseInputs(
   endpoint: LookupEndpoint,
   raws: readonly unknown[],
@@ -148,7 +203,7 @@ export function parseInputs(
   const inputs: LookupInput[] = [];
   const errors: FieldError[] = [];
   raws.forEach((raw, i) => {
-    const parsed = parseInput(endpoint, raw, pathOf(i));
+    const parsed = parseInput(endpoint, raw, pathOf(i), true);
     if (parsed.errors) errors.push(...parsed.errors.slice(0, Math.max(0, maxErrors - errors.length)));
     else inputs.push(parsed.input);
   });

@@ -1,4 +1,5 @@
 /** PII lookups (byPii, byAny): blocking finds the person through the usual slips; the model scores and ranks. */
+import { randomInt } from 'node:crypto';
 import { PII_MESSAGES } from '@tessera/common/lookups';
 import { describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
@@ -176,6 +177,152 @@ describe('PII lookups', () => {
     expect(identity.matchedOn).toEqual(expect.arrayContaining(['email', 'firstName', 'lastName', 'address', 'zip']));
     expect(identity.explain.keys).toHaveLength(1);
     expect(identity.explain.pii.weight).toBeGreaterThan(0);
+  });
+
+  describe('nationwide (a street address without zip, city or state)', () => {
+    // A street name no other test uses, so the house-number-and-street block holds only this file's people.
+    const street = () => `Quenby${randomInt(1e9)}`;
+
+    it('finds the person in whichever state they live or lived, through a suffix, unit and case', async () => {
+      const [a, b] = [street(), street()];
+      const wy = person({
+        firstName: 'Rosalind',
+        lastName: 'Fairweather',
+        address: `4821 ${a} Lane Apt 2`,
+        state: 'WY',
+        city: 'Casper',
+        zip: zip(),
+      });
+      const fl = person({
+        firstName: 'Rosalind',
+        lastName: 'Fairweather',
+        address: `77 W ${b} Ave`,
+        state: 'FL',
+        city: 'Tampa',
+        zip: zip(),
+      });
+      const moved = person({
+        firstName: 'Robert',
+        lastName: 'Okonkwo',
+        state: 'OR',
+        zip: zip(),
+        data: { previousAddress: `310 ${a} Ct`, previousCity: 'Augusta', previousState: 'ME', previousZip: zip() },
+      });
+      await load(t.database, wy, fl, moved);
+      const first = await byPii({ firstName: 'ROSALIND', lastName: 'fairweather', address: `4821 ${a} Ln` });
+      expect(first.statusCode).toBe(200);
+      expect(ids(first)).toEqual([wy.id]);
+      expect(first.json().identities[0].matchedOn).toEqual(
+        expect.arrayContaining(['firstName', 'lastName', 'address']),
+      );
+      expect(
+        ids(await byPii({ firstName: 'Rosalind', lastName: 'Fairweather', address: `77 West ${b} Avenue` })),
+      ).toEqual([fl.id]);
+      expect(ids(await byPii({ firstName: 'Robert', lastName: 'Okonkwo', address: `310 ${a} Court` }))).toEqual([
+        moved.id,
+      ]);
+      // a nickname and swapped names still find them; a city without a state is compared, not required
+      expect(ids(await byPii({ firstName: 'Fairweather', lastName: 'Rosalind', address: `4821 ${a} Lane` }))).toEqual([
+        wy.id,
+      ]);
+      expect(
+        ids(await byPii({ firstName: 'Bob', lastName: 'Okonkwo', address: `310 ${a} Ct`, city: 'Augusta' })),
+      ).toEqual([moved.id]);
+    });
+
+    it('finds the person when the street is written otherwise, by their house number and the sound of their name', async () => {
+      const s = street();
+      const p = person({
+        firstName: 'Evangeline',
+        lastName: 'Thistlewood',
+        address: `6120 ${s} Blvd`,
+        state: 'NM',
+        zip: zip(),
+      });
+      await load(t.database, p);
+      // a typo in the street name: another house-and-street key, the same house number and name sound
+      const typo = `6120 ${s.replace('Quenby', 'Quennby')} Blvd`;
+      expect(ids(await byPii({ firstName: 'Evangeline', lastName: 'Thistlewood', address: typo }))).toEqual([p.id]);
+    });
+
+    it('does not answer a common name at a house number where it does not live', async () => {
+      const s = street();
+      const smith = person({ firstName: 'James', lastName: 'Smith', address: `512 ${s} Rd`, state: 'TX', zip: zip() });
+      // the same common name at the same house number on another street, in another state
+      const other = person({
+        firstName: 'James',
+        lastName: 'Smith',
+        address: `513 ${street()} St`,
+        state: 'OH',
+        zip: zip(),
+      });
+      const neighbour = person({
+        firstName: 'Patricia',
+        lastName: 'Nguyen',
+        address: `513 ${s} Rd`,
+        state: 'TX',
+        zip: zip(),
+      });
+      await load(t.database, smith, other, neighbour);
+      expect(ids(await byPii({ firstName: 'James', lastName: 'Smith', address: `512 ${s} Rd` }))).toEqual([smith.id]);
+      const wrongNumber = await byPii({ firstName: 'James', lastName: 'Smith', address: `513 ${s} Rd` });
+      expect(wrongNumber.statusCode).toBe(200);
+      expect(ids(wrongNumber)).toEqual([]);
+      expect(ids(await byPii({ firstName: 'James', lastName: 'Smith', address: `9513 ${s} Rd` }))).toEqual([]);
+    });
+
+    it('never finds a suppressed person', async () => {
+      const p = person({
+        firstName: 'Cornelius',
+        lastName: 'Abernathy',
+        address: `88 ${street()} Way`,
+        state: 'KS',
+        zip: zip(),
+      });
+      await load(t.database, p);
+      const q = { firstName: 'Cornelius', lastName: 'Abernathy', address: p.address };
+      expect(ids(await byPii(q))).toEqual([p.id]);
+      await suppress(t.database, 'identity', String(p.id));
+      const res = await byPii(q);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().identities).toEqual([]);
+    });
+
+    it('searches a batch of located and nationwide inputs together, each in its own way', async () => {
+      const z = zip();
+      const located = person({ firstName: 'Winifred', lastName: 'Ashdown', zip: z });
+      const far = person({
+        firstName: 'Winifred',
+        lastName: 'Ashdown',
+        address: `4410 ${street()} Pl`,
+        state: 'AK',
+        zip: zip(),
+      });
+      await load(t.database, located, far);
+      const res = await api.post('/v2/identities/byPii', cookie, {
+        inputs: [
+          { firstName: 'Winifred', lastName: 'Ashdown', address: located.address, zip: z },
+          { firstName: 'Winifred', lastName: 'Ashdown', address: far.address },
+          { firstName: 'Winifred', lastName: 'Ashdown', address: located.address, state: 'IL' },
+        ],
+      });
+      expect(res.statusCode).toBe(200);
+      const results = res.json().results as { identities: { id: number }[] }[];
+      expect(results.map((r) => r.identities[0]?.id)).toEqual([located.id, far.id, located.id]);
+    });
+
+    it('still needs an address, a zip or a state: a name alone, or with a city only, is refused', async () => {
+      const queries: Record<string, string>[] = [
+        { firstName: 'Ann', lastName: 'Smith' },
+        { firstName: 'Ann', lastName: 'Smith', city: 'Springfield' },
+      ];
+      for (const q of queries) {
+        const res = await byPii(q);
+        expect(res.statusCode, JSON.stringify(q)).toBe(400);
+        expect(res.json().fields).toContainEqual({ path: 'querystring.zip', message: PII_MESSAGES.place });
+      }
+      expect(PII_MESSAGES.place).toMatch(/street address/);
+    });
   });
 
   it('needs names and a place, valid states and zips', async () => {

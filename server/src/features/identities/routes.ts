@@ -6,11 +6,11 @@
 import { LOOKUP_ENDPOINT_NAMES, LOOKUP_ENDPOINTS, LOOKUP_LIMITS, type LookupEndpoint } from '@tessera/common/lookups';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError } from '../../http/error-handler';
-import { csvLine, flatten, sampleColumns, unionColumns } from './csv-output';
+import { csvLine, flatten, headerLine, metadataCells, sampleColumns, unionColumns } from './csv-output';
 import { streamCsvLookup } from './csv-stream';
 import { drainOf } from './drain';
 import { requestHasher } from './idempotency';
-import { type LookupInput, parseInput, parseInputs } from './inputs';
+import { type LookupInput, METADATA, parseInput, parseInputs } from './inputs';
 import { countResults } from './metrics';
 import { invalid, OPTION_NAMES, parseOptions, wantsCsv } from './options';
 import { identify, type LookupDeps, lookupAndShape, meter, type Prepared, prepare } from './service';
@@ -58,16 +58,26 @@ async function csvOf(
         ),
     ),
   );
+  const metadataColumns = unionColumns(
+    [],
+    rows.map((r) => metadataCells(r.input)),
+  );
   const flat = rows.map((r) => r.identities.map((identity) => flatten(identity)));
   const columns = unionColumns(
     ['score', 'matchedOn', ...(await sampleColumns(prepared.template.compiled))],
     flat.flat(),
   );
   // Input columns are prefixed so they never collide with the template's (Compact Contacts has an `email` too).
-  let out = csvLine([...inputColumns.map((c) => `input.${c}`), ...columns]);
+  // Metadata keys likewise (`metadata.<key>`), after the inputs.
+  let out = headerLine([
+    ...inputColumns.map((c) => `input.${c}`),
+    ...metadataColumns.map((c) => `${METADATA}.${c}`),
+    ...columns,
+  ]);
   rows.forEach((r, i) => {
     const raw = typeof r.input.raw === 'string' ? { [LOOKUP_ENDPOINTS[endpoint][0]]: r.input.raw } : r.input.raw;
-    const inputCells = inputColumns.map((c) => raw[c] ?? '');
+    const metadata = metadataCells(r.input);
+    const inputCells = [...inputColumns.map((c) => raw[c] ?? ''), ...metadataColumns.map((c) => metadata.get(c) ?? '')];
     const identities = flat[i]!;
     if (identities.length === 0) out += csvLine([...inputCells, ...columns.map(() => '')]);
     for (const identity of identities) out += csvLine([...inputCells, ...columns.map((c) => identity.get(c) ?? '')]);
@@ -141,7 +151,12 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
               )
             : json({
                 requestId: request.id,
-                results: inputs.map((input, i) => ({ input: input.raw, identities: shaped[i]! })),
+                // An input's metadata is echoed beside it, unchanged, only when it was given.
+                results: inputs.map((input, i) => ({
+                  input: input.raw,
+                  ...(input.metadata ? { metadata: input.metadata } : {}),
+                  identities: shaped[i]!,
+                })),
               });
           const metrics = countResults(matches);
           metrics.milliseconds = Math.round(reply.elapsedTime);

@@ -173,6 +173,13 @@ const HOUSE_IN_STATE = (t: string) => `q.zip = '' and q.addr <> '' and ${t}.stat
 const SOUND_IN_STATE = (t: string) => `q.zip = '' and ${t}.state = q.state
   and dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first))
   order by (dmetaphone(p.first_name) = dmetaphone(q.first)) desc`;
+/** Each candidate (not suppressed) with every address they are known at, numbered by the query that found them. */
+const CANDIDATE_ROWS = `select cand.i::int as i, p.id, p.first_name as "firstName", p.last_name as "lastName",
+  json_build_array(json_build_object('address', p.address, 'city', p.city, 'state', p.state, 'zip', p.zip))::jsonb
+  || coalesce((select jsonb_agg(jsonb_build_object('address', a.address, 'city', a.city, 'state', a.state, 'zip', a.zip))
+       from person_addresses a where a.identity_id = p.id), '[]'::jsonb) as homes
+from cand join people p on p.id = cand.id
+where ${NOT_SUPPRESSED_PERSON}`;
 const CANDIDATE_STATEMENT = `with q as (
   select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality
     as q(first, last, addr, city, state, zip, i)
@@ -193,12 +200,33 @@ const CANDIDATE_STATEMENT = `with q as (
     (select p.id from person_addresses a join people p on p.id = a.identity_id where ${SOUND_IN_STATE('a')} limit $7)
   ) c
 )
-select cand.i::int as i, p.id, p.first_name as "firstName", p.last_name as "lastName",
-  json_build_array(json_build_object('address', p.address, 'city', p.city, 'state', p.state, 'zip', p.zip))::jsonb
-  || coalesce((select jsonb_agg(jsonb_build_object('address', a.address, 'city', a.city, 'state', a.state, 'zip', a.zip))
-       from person_addresses a where a.identity_id = p.id), '[]'::jsonb) as homes
-from cand join people p on p.id = cand.id
-where ${NOT_SUPPRESSED_PERSON}`;
+${CANDIDATE_ROWS}`;
+
+// Nationwide (decision 0027): a query with a street address but no zip and no state is searched across the whole
+// graph, in a statement of its own so the located statement above keeps its plans. Everyone living or having lived
+// at the same house number on a street of the same first word (pii_house_street, migration 0014: suffix, unit,
+// directional and case do not change it, so every kind of query noise still finds them), and those living at the
+// same house number whose last name sounds like either given name (a street written otherwise still finds them).
+// Both blocks are indexed and capped like the others; the model scores the candidates without city, state or zip.
+const NATIONWIDE_STATEMENT = `with q as (
+  select * from unnest($1::text[], $2::text[], $3::text[]) with ordinality as q(first, last, addr, i)
+), cand as (
+  select distinct q.i, c.id from q cross join lateral (
+    (select p.id from people p where pii_house_street(p.address) = pii_house_street(q.addr) limit $4)
+    union
+    (select a.identity_id as id from person_addresses a
+      where pii_house_street(a.address) = pii_house_street(q.addr) limit $4)
+    union
+    (select p.id from people p where ${HOUSE('p')} = split_part(q.addr, ' ', 1)
+      and dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first)) limit $4)
+  ) c
+)
+${CANDIDATE_ROWS}`;
+
+/** A PII query searched nationwide: a street address, and neither zip nor state (the rule in common/lookups.ts). */
+export const isNationwide = (q: PiiFields): boolean => q.zip === '' && q.state === '' && q.address !== '';
+
+type CandidateRow = PiiCandidate & { i: number; id: number | string };
 
 /** The candidates of every PII query, in the queries' order. */
 export async function findPiiCandidates(
@@ -208,21 +236,41 @@ export async function findPiiCandidates(
 ): Promise<PiiCandidate[][]> {
   const out: PiiCandidate[][] = queries.map(() => []);
   if (queries.length === 0) return out;
-  const rows = await database.query<PiiCandidate & { i: number; id: number | string }>(
-    CANDIDATE_STATEMENT,
-    [
-      queries.map((q) => q.firstName),
-      queries.map((q) => q.lastName),
-      queries.map((q) => q.address),
-      queries.map((q) => q.city),
-      queries.map((q) => q.state),
-      queries.map((q) => q.zip),
-      perBlock,
-    ],
-    // Which index serves each block depends on the queries (a zip or not, an address or not): planned per call.
-    { prepare: true, customPlan: true, budget: 'lookup' },
-  );
-  for (const row of rows) out[row.i - 1]!.push({ ...row, id: Number(row.id) });
+  const located: number[] = [];
+  const nationwide: number[] = [];
+  for (const [i, q] of queries.entries()) (isNationwide(q) ? nationwide : located).push(i);
+  const [locatedRows, nationwideRows] = await Promise.all([
+    located.length === 0
+      ? []
+      : database.query<CandidateRow>(
+          CANDIDATE_STATEMENT,
+          [
+            located.map((i) => queries[i]!.firstName),
+            located.map((i) => queries[i]!.lastName),
+            located.map((i) => queries[i]!.address),
+            located.map((i) => queries[i]!.city),
+            located.map((i) => queries[i]!.state),
+            located.map((i) => queries[i]!.zip),
+            perBlock,
+          ],
+          // Which index serves each block depends on the queries (a zip or not, an address or not): planned per call.
+          { prepare: true, customPlan: true, budget: 'lookup' },
+        ),
+    nationwide.length === 0
+      ? []
+      : database.query<CandidateRow>(
+          NATIONWIDE_STATEMENT,
+          [
+            nationwide.map((i) => queries[i]!.firstName),
+            nationwide.map((i) => queries[i]!.lastName),
+            nationwide.map((i) => queries[i]!.address),
+            perBlock,
+          ],
+          { prepare: true, budget: 'lookup' },
+        ),
+  ]);
+  for (const row of locatedRows) out[located[row.i - 1]!]!.push({ ...row, id: Number(row.id) });
+  for (const row of nationwideRows) out[nationwide[row.i - 1]!]!.push({ ...row, id: Number(row.id) });
   return out;
 }
 

@@ -23,19 +23,45 @@ const expiresAt = z
   .transform((value) => (value ? new Date(value) : null))
   .refine((date) => date === null || date.getTime() > Date.now(), KEY_MESSAGES.expiresPast);
 
+/** Descriptions only (the OpenAPI document reads them); they change no rule. */
 const settings = {
-  name: nameSchema,
-  expiresAt,
-  ipAllowlist: z.array(cidr).max(KEY_LIMITS.maxAllowlist),
-  rateLimit: z.union([z.number().int().min(1).max(KEY_LIMITS.maxRateLimit), z.null()]),
-  allowedRecordTypes: z.array(recordType),
-  legacy: z.boolean(),
+  name: nameSchema.meta({ description: "The key's name, shown on the console." }),
+  expiresAt: expiresAt.meta({
+    description:
+      'When the key stops working: an ISO date-time in the future with its offset, or null for never (the default).',
+  }),
+  ipAllowlist: z
+    .array(cidr)
+    .max(KEY_LIMITS.maxAllowlist)
+    .meta({
+      description: `Addresses or CIDR ranges, IPv4 or IPv6, the key may be used from (at most ${KEY_LIMITS.maxAllowlist}); empty, the default: anywhere.`,
+    }),
+  rateLimit: z.union([z.number().int().min(1).max(KEY_LIMITS.maxRateLimit), z.null()]).meta({
+    description: "Requests a minute the key may make (sliding window); null, the default: only the contract's limit.",
+  }),
+  allowedRecordTypes: z.array(recordType).meta({
+    description:
+      "Record types the key's lookups may read, within its user's own; empty, the default: all of the user's.",
+  }),
+  legacy: z.boolean().meta({
+    description: "Whether the original API's MD5-signed form is accepted (default false).",
+  }),
 };
 
 export const keyBody = z.object(settings).partial().required({ name: true }).strict();
 export const keyPatch = z.object(settings).partial().strict();
 export const rotateBody = z
-  .object({ graceSeconds: z.number().int().min(0).max(KEY_LIMITS.maxGraceSeconds).default(0) })
+  .object({
+    graceSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(KEY_LIMITS.maxGraceSeconds)
+      .default(0)
+      .meta({
+        description: `Seconds the previous secret keeps working (0 to ${KEY_LIMITS.maxGraceSeconds}); 0, the default: it stops at once.`,
+      }),
+  })
   .strict()
   .default({ graceSeconds: 0 });
 export const keyParams = z.object({ id: z.string().regex(/^[A-Za-z0-9]{16}$/, KEY_MESSAGES.notFound) });

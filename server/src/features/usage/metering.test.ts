@@ -95,7 +95,9 @@ describe('usage metering', () => {
     );
     expect(rollups.map((r) => [r.bucket, Number(r.requests), Number(r.identities), Number(r.cost)])).toEqual([
       ['day', 2, 4, 0.003],
+      ['day-user', 2, 4, 0.003],
       ['hour', 2, 4, 0.003],
+      ['hour-user', 2, 4, 0.003],
     ]);
   });
 

@@ -2,7 +2,8 @@
  * Where every lookup's usage goes: one row per call, durable before the reply. Rows are written by group commit:
  * while the writes run (MAX_WRITERS at once), the calls that finish queue up, and the next write takes them all in
  * one statement, so metering costs a call a round trip or two of latency, not one per call in front of it. The same statement adds the
- * rows to the hourly and daily rollups, and only rows it really inserted: a request id is counted once, ever.
+ * rows to the hourly and daily rollups (by key, method and path, and by user alone: schema/usage.ts), and only rows
+ * it really inserted: a request id is counted once, ever.
  * A write that fails fails every call in it (each answers 503 and is not charged).
  */
 import { CALL_METRICS, type CallMetrics, metricColumn } from '@tessera/common/usage';
@@ -49,11 +50,15 @@ const WRITE = `with rows as (
   returning *
 ), rolled as (
   insert into usage_rollups (bucket, at, ${IDENTITY.join(', ')}, requests, ${METRIC_COLUMNS.join(', ')}, cost)
-  select b.bucket, date_trunc(b.bucket, w.at, 'UTC'), coalesce(w.organization_id, 0), w.user_id,
-    coalesce(w.key_id, ''), w.method, w.path, count(*), ${METRIC_COLUMNS.map((c) => `sum(w.${c})`).join(', ')},
-    sum(w.cost)
-  from written w cross join (values ('hour'), ('day')) as b(bucket)
-  group by 1, 2, 3, 4, 5, 6, 7
+  select * from (
+    select b.bucket, date_trunc(b.unit, w.at, 'UTC'), coalesce(w.organization_id, 0), w.user_id,
+      case when b.apart then coalesce(w.key_id, '') else '*' end, case when b.apart then w.method else '*' end,
+      case when b.apart then w.path else '*' end, count(*), ${METRIC_COLUMNS.map((c) => `sum(w.${c})`).join(', ')},
+      sum(w.cost)
+    from written w cross join (values ('hour', 'hour', true), ('day', 'day', true), ('hour-user', 'hour', false),
+      ('day-user', 'day', false)) as b(bucket, unit, apart)
+    group by 1, 2, 3, 4, 5, 6, 7
+  ) g
   order by 1, 2, 3, 4, 5, 6, 7
   on conflict (bucket, at, ${IDENTITY.join(', ')}) do update set requests = usage_rollups.requests + excluded.requests,
     ${METRIC_COLUMNS.map((c) => `${c} = usage_rollups.${c} + excluded.${c}`).join(', ')},

@@ -177,9 +177,9 @@ describe('generated graph: the same on every machine', () => {
     const pinned = await generateSmallGraph(300, 'pinned');
     expect(pinned.hashes).toMatchInlineSnapshot(`
       {
-        "manifest": "2c0f554fbe8a4fc585f4ccf937bffe4a73f9f373e7577f4bf651c6f7957d3785",
+        "manifest": "1a1db6062ddd6ace13a2d3fb53f2083b8703744be06b9c827f882a2fd99f2871",
         "people": "0017dc83da1a06384a8b140ed7ae1c1a9352af577776de7b072d9b17ad2250bc",
-        "queries": "2f2ddf972501e059c518d1773ce211eaee27edabd335808886981a68887b7dff",
+        "queries": "13000a8af76c8f6b17b4290d7c34f2a362cf55c4fa0d3cf9ae0181fd8ee9980a",
       }
     `);
   });

@@ -170,9 +170,12 @@ export function addNoise(rng: Rng, kind: PiiNoise, draft: PiiDraft, context: Noi
   }
 }
 
-/** Wrong case or extra spaces in one to three of the text fields. */
-export function recaseInput(rng: Rng, input: PiiInput): PiiInput {
-  const fields = rng.sample(['firstName', 'lastName', 'address', 'city'] as const, rng.between(1, 3));
+type TextField = 'firstName' | 'lastName' | 'address' | 'city';
+const TEXT_FIELDS: readonly TextField[] = ['firstName', 'lastName', 'address', 'city'];
+
+/** Wrong case or extra spaces in one to three of the text fields (of `among`, those the query has). */
+export function recaseInput(rng: Rng, input: PiiInput, among: readonly TextField[] = TEXT_FIELDS): PiiInput {
+  const fields = rng.sample(among, rng.between(1, Math.min(3, among.length)));
   const out = { ...input };
   for (const field of fields) out[field] = recase(rng, out[field]);
   return out;

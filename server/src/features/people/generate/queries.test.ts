@@ -5,7 +5,7 @@ import { EXACT_KINDS, type LabelledQuery, PII_NOISE, type PiiInput } from '../la
 import { sameGivenName } from '../nicknames';
 import type { IdentityRecord } from '../record';
 import { normalizeAddress, normalizeAddressLine } from '../streets';
-import { sampleSize } from './queries';
+import { isNationwideQuery, sampleSize } from './queries';
 import { editDistance, generateSmallGraph, type LoadedGraph, loose } from './test-graph';
 
 const N = 3000;
@@ -74,7 +74,10 @@ const piiOf = (p: IdentityRecord): PiiInput => ({
 });
 
 const positives = () => graph.queries.filter((q) => q.identityId !== null);
-const piiQueries = () => positives().filter((q) => q.kind === 'pii') as (LabelledQuery & { input: PiiInput })[];
+type PiiQuery = LabelledQuery & { input: PiiInput };
+/** Located PII queries (a zip, or a city and state); the nationwide ones are tested on their own. */
+const piiQueries = () => positives().filter((q) => q.kind === 'pii' && !isNationwideQuery(q)) as PiiQuery[];
+const nationwideQueries = () => graph.queries.filter(isNationwideQuery) as PiiQuery[];
 
 describe('labelled query set', () => {
   it('samples about 1 % of people (at least 1,000, at most 50,000), one PII query each, ids 1..Q', () => {
@@ -195,6 +198,38 @@ describe('labelled query set', () => {
       expect(street, `query ${q.id}`).toBe(expectedStreet);
       // the noise list is in the canonical order
       expect(q.noise).toEqual(PII_NOISE.filter((k) => (q.noise as string[]).includes(k)));
+    }
+  });
+
+  it('adds nationwide PII queries (no zip, city or state) with the same noise, for about half the sampled people', () => {
+    const all = nationwideQueries();
+    const found = all.filter((q) => q.identityId !== null);
+    expect(found.length).toBeGreaterThan(sampleSize(N) * 0.4);
+    expect(found.length).toBeLessThan(sampleSize(N) * 0.6);
+    expect(new Set(all.filter((q) => q.identityId === null).map((q) => q.negative))).toEqual(
+      new Set(['stranger', 'neighbour', 'namesake']),
+    );
+    for (const q of all) {
+      expect('zip' in q.input, `query ${q.id}`).toBe(false);
+      expect([q.input.city, q.input.state], `query ${q.id}`).toEqual(['', '']);
+    }
+    const kinds = PII_NOISE.filter((k) => k !== 'missingZip');
+    for (const kind of kinds)
+      expect(
+        found.some((q) => q.noise.length === 1 && q.noise[0] === kind),
+        kind,
+      ).toBe(true);
+    for (const q of found) {
+      const p = byId.get(q.identityId!)!;
+      expect(q.noise).not.toContain('missingZip');
+      const address = q.noise.includes('staleAddress') ? p.data.previousAddress! : p.address;
+      if (q.noise.length === 0) expect(q.input).toEqual({ ...piiOf(p), zip: undefined, city: '', state: '' });
+      // every kind of noise keeps the house number and the street (what nationwide blocking relies on)
+      expect(normalizeAddress(q.input.address).street, `query ${q.id}`).toBe(normalizeAddress(address).street);
+      if (q.noise.length === 1 && q.noise[0] === 'case') {
+        for (const f of ['firstName', 'lastName', 'address'] as const)
+          expect(loose(q.input[f]), `query ${q.id} ${f}`).toBe(loose(piiOf(p)[f]));
+      }
     }
   });
 

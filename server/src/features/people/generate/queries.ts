@@ -10,6 +10,7 @@ import {
   type LabelledQuery,
   type NegativeKind,
   PII_NOISE,
+  type PiiInput,
   type PiiNoise,
 } from '../labelled-query';
 import { type Address, newAddress } from './addresses';
@@ -70,19 +71,43 @@ export class QuerySet {
     else if (roll < 12) out.push(this.neighbour(rng, household));
     else if (roll < 16) out.push(this.namesake(rng, person));
     if (rng.chance(0.06)) out.push(this.unknownKey(rng, person));
+    out.push(...this.nationwide(person, household));
     return out;
   }
 
-  private pii(rng: Rng, person: GeneratedPerson): Query {
+  /**
+   * Nationwide PII queries (name and street line, no zip, city or state; decision 0027), from a stream of their own
+   * so the other queries stay as they were: for half the sampled people a noisy one that should find them, and
+   * negatives at the rates of the located ones.
+   */
+  private nationwide(person: GeneratedPerson, household: Household): Query[] {
+    const rng = this.seed.rng('nationwide-queries', person.record.id);
+    const out: Query[] = [];
+    if (rng.chance(0.5)) out.push(this.pii(rng, person, true));
+    const roll = rng.below(100);
+    const place = (q: Query): Query => ({ ...q, input: withoutPlace(q.input as PiiInput) });
+    if (roll < 8) out.push(place(this.stranger(rng)));
+    else if (roll < 12) out.push(place(this.neighbour(rng, household)));
+    else if (roll < 16) out.push(place(this.namesake(rng, person)));
+    return out;
+  }
+
+  private pii(rng: Rng, person: GeneratedPerson, nationwide = false): Query {
     const r = person.record;
-    let draft: PiiDraft = { firstName: r.firstName, lastName: r.lastName, address: person.address, zip: r.zip };
+    // nationwide: no zip (so 'missingZip' never applies), and no city or state once rendered
+    let draft: PiiDraft = {
+      firstName: r.firstName,
+      lastName: r.lastName,
+      address: person.address,
+      zip: nationwide ? null : r.zip,
+    };
     const context: NoiseContext = { formalFirst: person.formalFirst, previous: person.previous };
     const wanted = NOISE_COUNTS.pick(rng);
     const chosen = new Set<PiiNoise>();
     // a stale address first, so the other address noise is judged against the address actually used
     if (wanted > 0 && person.previous && rng.chance(0.3)) chosen.add('staleAddress');
     const effective = chosen.has('staleAddress')
-      ? { ...draft, address: person.previous!, zip: person.previous!.zip }
+      ? { ...draft, address: person.previous!, zip: nationwide ? null : person.previous!.zip }
       : draft;
     for (const kind of rng.sample(PII_NOISE, PII_NOISE.length)) {
       if (chosen.size >= wanted) break;
@@ -90,8 +115,8 @@ export class QuerySet {
     }
     const noise = PII_NOISE.filter((kind) => chosen.has(kind));
     for (const kind of noise) draft = addNoise(rng, kind, draft, context);
-    let input = renderPii(draft);
-    if (chosen.has('case')) input = recaseInput(rng, input);
+    let input = nationwide ? withoutPlace(renderPii(draft)) : renderPii(draft);
+    if (chosen.has('case')) input = recaseInput(rng, input, nationwide ? NATIONWIDE_TEXT : undefined);
     return { kind: 'pii', noise, input, identityId: r.id };
   }
 
@@ -194,6 +219,21 @@ export class QuerySet {
     })();
     return { ...this.keyQuery(rng, kind, key), identityId: null, negative: 'unknownKey' };
   }
+}
+
+/** The text fields a nationwide query has (its city is empty). */
+const NATIONWIDE_TEXT = ['firstName', 'lastName', 'address'] as const;
+
+/** The query without zip, city or state: searched nationwide (city and state empty, as a CSV's blank columns). */
+export function withoutPlace(input: PiiInput): PiiInput {
+  const { zip: _zip, ...rest } = input;
+  return { ...rest, city: '', state: '' };
+}
+
+/** A PII query searched nationwide: a street line with neither zip nor state (nor city). */
+export function isNationwideQuery(q: { kind: string; input: object }): boolean {
+  const input = q.input as Partial<PiiInput>;
+  return q.kind === 'pii' && !input.zip?.trim() && !input.state?.trim() && !input.city?.trim() && !!input.address;
 }
 
 function negative(kind: NegativeKind, input: Query['input']): Query {

@@ -1,0 +1,82 @@
+// Compiles the server for `npm start` (decision 0024): server/src/main.ts bundled by esbuild into server/dist/main.js
+// (Node 20, ESM), with the workspace package @tessera/common inside it and every other package left to node_modules.
+// Files the server finds beside its own code are copied beside the bundle: the template sandbox's child process
+// (sandbox-child.mjs) and the SQL migrations. The bundle must sit two folders below the repository root, as
+// server/src/config.ts does, since it finds package.json and web/dist from there.
+import { cpSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { newest, root } from './build-if-needed.mjs';
+
+export const SERVER_OUT = path.join(root, 'server/dist');
+const ENTRY = path.join(root, 'server/src/main.ts');
+/** What the bundle is built from: a change to any of these makes it stale. */
+const SOURCES = ['server/src', 'common/src', 'server/tsconfig.json', 'tsconfig.base.json', 'scripts/build-server.mjs'];
+/** Runtime files the server reads relative to its own module, copied beside the bundle. */
+const BESIDE = [
+  ['server/src/features/templates/sandbox-child.mjs', 'sandbox-child.mjs'],
+  ['server/src/db/migrations', 'migrations'],
+];
+
+/** Packages stay external (resolved from node_modules at run time), except the workspace's own TypeScript ones. */
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@tessera/')) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+export async function buildServer(outdir = SERVER_OUT) {
+  const depth = path.relative(root, outdir).split(path.sep).length;
+  if (depth !== 2 || !path.resolve(outdir).startsWith(root)) {
+    throw new Error(`the server bundle must sit two folders below ${root} (like server/dist), not in ${outdir}`);
+  }
+  // Built beside and then renamed into place, so a start never finds half a build.
+  const building = `${outdir}.building-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  // Loaded only to build: a start on a fresh build needs no build tool (a deployment may prune dev packages).
+  const esbuild = await import('esbuild');
+  try {
+    await esbuild.build({
+      entryPoints: { main: ENTRY },
+      outdir: building,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      sourcemap: true,
+      legalComments: 'none',
+      logLevel: 'warning',
+      plugins: [externalPackages],
+    });
+    for (const [from, to] of BESIDE) cpSync(path.join(root, from), path.join(building, to), { recursive: true });
+  } catch (err) {
+    rmSync(building, { recursive: true, force: true });
+    throw err;
+  } finally {
+    // esbuild keeps a helper process for later builds: end it, or it stays beside a server started after a build.
+    await esbuild.stop();
+  }
+  rmSync(outdir, { recursive: true, force: true });
+  renameSync(building, outdir);
+}
+
+export function serverIsStale(outdir = SERVER_OUT) {
+  const built = path.join(outdir, 'main.js');
+  if (!existsSync(built)) return true;
+  return Math.max(...SOURCES.map((s) => newest(path.join(root, s)))) > statSync(built).mtimeMs;
+}
+
+export async function buildServerIfNeeded() {
+  if (!serverIsStale()) return;
+  console.log('Building the server (server/dist)...');
+  await buildServer();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const at = process.argv.indexOf('--outdir');
+  await buildServer(at > 0 ? path.resolve(process.argv[at + 1]) : SERVER_OUT);
+}

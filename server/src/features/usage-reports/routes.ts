@@ -1,0 +1,59 @@
+/**
+ * /v2/usage (issue 16): the series, totals and calls of the caller's usage, and the calls as a CSV file. Console
+ * sessions only; scoped on the server (scope.ts). The query parameters are in query.ts. Each reply is one data
+ * area of the console's store (usageSeries, usageTotals, usageCalls), so it never mixes with the keyed ones.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Database } from '../../db/client';
+import { requireRank } from '../../http/auth';
+import { BadRequest } from '../../http/errors';
+import { callsCsv, callsPage } from './calls';
+import { type ReportQuery, type ReportQueryInput, reportQuery, settle } from './query';
+import { seriesOf, totalsOf } from './report';
+import { scopeOf, type Who } from './scope';
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+export function registerUsageReportRoutes(app: FastifyInstance, deps: { database: Database }): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { database } = deps;
+  const options = { preHandler: requireRank('user'), schema: { querystring: reportQuery } };
+
+  async function prepare(request: FastifyRequest): Promise<{ query: ReportQuery; who: Who }> {
+    const input = request.query as ReportQueryInput;
+    const query = settle(input);
+    if ('message' in query) throw new BadRequest(query.message, [query]);
+    const who = await scopeOf(database, request.user, {
+      userId: input.userId,
+      organizationId: input.organizationId,
+      keyId: input.keyId,
+    });
+    return { query, who };
+  }
+
+  const range = (query: ReportQuery) => ({ from: query.from.toISOString(), to: query.to.toISOString(), tz: query.tz });
+
+  r.get('/v2/usage/series', options, async (request) => {
+    const { query, who } = await prepare(request);
+    const points = await seriesOf(database, query, who);
+    return { usageSeries: { ...range(query), metric: query.metric, interval: query.interval, points } };
+  });
+
+  r.get('/v2/usage/totals', options, async (request) => {
+    const { query, who } = await prepare(request);
+    return { usageTotals: { ...range(query), totals: await totalsOf(database, query, who) } };
+  });
+
+  r.get('/v2/usage/calls', options, async (request) => {
+    const { query, who } = await prepare(request);
+    return { usageCalls: { ...range(query), ...(await callsPage(database, query, who)) } };
+  });
+
+  r.get('/v2/usage/calls.csv', options, async (request, reply: FastifyReply) => {
+    const { query, who } = await prepare(request);
+    const name = `usage-${day(query.from)}-to-${day(query.to)}.csv`;
+    reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`);
+    return reply.send(callsCsv(database, query, who));
+  });
+}
