@@ -4,6 +4,7 @@
  * palette colour uses its darker shade on light backgrounds and its lighter shade on dark ones.
  */
 import { formLabelClasses } from '@mui/material/FormLabel';
+import { tabClasses } from '@mui/material/Tab';
 import { createTheme, type PaletteColor, type Theme } from '@mui/material/styles';
 import { AUTOCOMPLETE_MAX_HEIGHT_PX } from '@tessera/common/constants';
 import { PALETTE, type ThemeMode } from '@tessera/common/theme';
@@ -76,6 +77,15 @@ export function buildTheme(mode: ThemeMode): Theme {
               color: textShade(theme, isPaletteColor(ownerState.color) ? ownerState.color : 'primary'),
             },
           }),
+        },
+      },
+      // A selected tab's label is drawn in the primary colour: its text shade, like links and text buttons.
+      MuiTab: {
+        styleOverrides: {
+          root: ({ theme, ownerState }) =>
+            ownerState.textColor === 'primary'
+              ? { [`&.${tabClasses.selected}`]: { color: textShade(theme, 'primary') } }
+              : {},
         },
       },
       MuiChip: {

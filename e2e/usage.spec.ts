@@ -1,0 +1,132 @@
+/**
+ * Usage in the console (issue 16) in Chromium against the real server: the page opens at the spec's defaults,
+ * shows the calls made with a key, follows metric, method and widget changes in the query string, exports the
+ * calls as a CSV file, shows a call made while it is open, and passes WCAG 2.1 AA in both themes, wide and narrow.
+ */
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { callApi, signInAsRoot, useServerAndBrowser } from './support/browser';
+import { axeViolations, sidewaysScroll, stillPages } from './support/page-checks';
+
+const env = useServerAndBrowser();
+const contexts: BrowserContext[] = [];
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+});
+
+async function rootPage(options: { colorScheme?: 'light' | 'dark'; width?: number } = {}): Promise<Page> {
+  const context = await env.browser.newContext({
+    viewport: { width: options.width ?? 1280, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+    acceptDownloads: true,
+    bypassCSP: true,
+  });
+  contexts.push(context);
+  await stillPages(context);
+  const page = await context.newPage();
+  await signInAsRoot(page, env.server.url);
+  return page;
+}
+
+let key = '';
+async function lookup(): Promise<void> {
+  const res = await fetch(`${env.server.url}/v2/identities/byEmail?email=someone@example.com`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  await res.arrayBuffer();
+  expect(res.status).toBe(200);
+}
+
+const total = (page: Page, label: string) => page.getByTestId(`total-${label}`);
+const query = (page: Page) => new URL(page.url()).searchParams;
+
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+describe('usage (issue 16)', () => {
+  it('opens at the defaults, follows the filters in the URL, lists, exports and updates live', async () => {
+    const page = await rootPage();
+    const made = await callApi(page, 'POST', '/v2/keys', { name: 'usage e2e' });
+    expect(made.status).toBe(201);
+    const item = Object.values((made.body as { keys: Record<string, { id: string; secret: string }> }).keys)[0]!;
+    key = `${item.id}${item.secret}`;
+    for (let i = 0; i < 3; i++) await lookup();
+
+    await page.goto(`${env.server.url}/usage`);
+    await page.getByTestId('usage-chart').waitFor();
+    // Spec §2: widget chart, range month, interval day, metric requests; filters who, method and path.
+    await expect.poll(() => page.getByRole('combobox', { name: 'Range' }).textContent()).toBe('Last month');
+    expect(await page.getByRole('combobox', { name: 'Interval' }).textContent()).toBe('Day');
+    expect(await page.getByRole('combobox', { name: 'Metric' }).textContent()).toBe('Requests');
+    expect(await page.getByRole('combobox', { name: 'Who' }).inputValue()).toBe('Everyone');
+    expect(await page.getByRole('combobox', { name: 'Method' }).textContent()).toBe('Any method');
+    expect(await page.getByRole('combobox', { name: 'Path' }).textContent()).toBe('Any path');
+    expect(await page.getByRole('button', { name: 'Chart', pressed: true }).count()).toBe(1);
+    await expect.poll(() => total(page, 'Requests').textContent()).toBe('3');
+
+    await choose(page, 'Metric', 'Identities returned');
+    await page.waitForURL(/metric=identities/);
+    await choose(page, 'Method', 'POST');
+    await page.waitForURL(/method=POST/);
+    await expect.poll(() => total(page, 'Requests').textContent()).toBe('0');
+    await page.getByTestId('usage-empty').getByRole('link', { name: 'playground' }).waitFor();
+    await choose(page, 'Method', 'GET');
+    await choose(page, 'Path', '/byEmail');
+    await expect.poll(() => total(page, 'Requests').textContent()).toBe('3');
+    expect(Object.fromEntries(query(page))).toEqual({ metric: 'identities', method: 'GET', path: '/byEmail' });
+
+    // The same URL opened again shows the same view.
+    await page.reload();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Metric' }).textContent()).toBe('Identities returned');
+    await expect.poll(() => total(page, 'Requests').textContent()).toBe('3');
+
+    await page.getByRole('button', { name: 'Calls' }).click();
+    await page.waitForURL(/widget=calls/);
+    await expect.poll(() => page.getByTestId('call-row').count()).toBe(3);
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('menuitemcheckbox', { name: 'Emails', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.waitForURL(/columns=emails/);
+    await page.getByRole('columnheader', { name: 'Emails' }).waitFor();
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^usage-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync((await download.path())!, 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]!.startsWith('at,userId,organizationId,keyId,method,path,status,inputs,')).toBe(true);
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(1).every((l) => l.includes(`,${item.id},GET,/byEmail,200,`))).toBe(true);
+
+    // A call made while the page is open appears without a reload.
+    await lookup();
+    await expect.poll(() => page.getByTestId('call-row').count(), { timeout: 10_000 }).toBe(4);
+    await expect.poll(() => total(page, 'Requests').textContent(), { timeout: 10_000 }).toBe('4');
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const width of [1280, 390]) {
+      it(`meets WCAG 2.1 AA in ${colorScheme}, ${width} px wide, chart and calls`, async () => {
+        const page = await rootPage({ colorScheme, width });
+        for (const widget of ['chart', 'calls']) {
+          await page.goto(`${env.server.url}/usage?widget=${widget}`);
+          await page
+            .getByTestId(widget === 'chart' ? 'usage-chart' : 'call-row')
+            .first()
+            .waitFor();
+          expect(await axeViolations(page)).toEqual([]);
+          expect(await sidewaysScroll(page)).toEqual([]);
+          const dir = process.env.SCREENSHOT_DIR;
+          if (dir)
+            await page.screenshot({ path: `${dir}/usage-${widget}-${colorScheme}-${width}.png`, fullPage: true });
+        }
+      });
+    }
+  }
+});

@@ -1,0 +1,161 @@
+/**
+ * The calls of the range (issue 16): the spec's default columns (time, userId, organizationId, method, path,
+ * inputs and the chosen metric) plus any metric from the column chooser; sorted by the server on time or any
+ * metric; paged by the server's cursors with the §9 page sizes.
+ */
+import CheckIcon from '@mui/icons-material/Check';
+import ViewColumnIcon from '@mui/icons-material/ViewColumn';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import { TABLE_PAGE_SIZES } from '@tessera/common/constants';
+import { formatDate } from '@tessera/common/dates';
+import { CALL_METRICS, METRIC_LABELS, type UsageCall, type UsageMetric } from '@tessera/common/usage';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { EmptyRow } from '../empty-row';
+import { formatMetric } from './format';
+
+const CHOOSABLE = [...CALL_METRICS, 'cost'] as const;
+
+/** The metric columns shown: inputs, the chosen metric (requests is 1 for every call) and the extra ones. */
+export function metricColumns(metric: UsageMetric, extra: UsageMetric[]): UsageMetric[] {
+  const out: UsageMetric[] = ['inputs'];
+  if (metric !== 'requests' && !out.includes(metric)) out.push(metric);
+  for (const m of extra) if (m !== 'requests' && !out.includes(m)) out.push(m);
+  return out;
+}
+
+export interface CallsTableProps {
+  calls: UsageCall[];
+  loaded: boolean;
+  total: number;
+  page: number;
+  hasNext: boolean;
+  pageSize: number;
+  sort: string;
+  metric: UsageMetric;
+  columns: UsageMetric[];
+  onPage(next: number): void;
+  onPageSize(size: number): void;
+  onSort(sort: string): void;
+  onColumns(columns: UsageMetric[]): void;
+}
+
+export function CallsTable(props: CallsTableProps) {
+  const { calls, sort, metric, columns } = props;
+  const [chooser, setChooser] = useState<HTMLElement | null>(null);
+  const shown = metricColumns(metric, columns);
+  const field = sort.replace(/^-/, '');
+  const direction = sort.startsWith('-') ? 'desc' : 'asc';
+  const sortBy = (name: string) => () =>
+    props.onSort(field === name ? (direction === 'desc' ? name : `-${name}`) : `-${name}`);
+  const toggle = (m: UsageMetric) =>
+    props.onColumns(columns.includes(m) ? columns.filter((c) => c !== m) : [...columns, m]);
+
+  return (
+    <TableContainer component={Paper} variant="outlined">
+      <Button
+        size="small"
+        startIcon={<ViewColumnIcon />}
+        onClick={(e) => setChooser(e.currentTarget)}
+        aria-haspopup="menu"
+        sx={{ m: 1 }}
+      >
+        Columns
+      </Button>
+      <Menu anchorEl={chooser} open={chooser !== null} onClose={() => setChooser(null)}>
+        {CHOOSABLE.map((m) => (
+          <MenuItem
+            key={m}
+            dense
+            role="menuitemcheckbox"
+            aria-checked={shown.includes(m)}
+            onClick={() => toggle(m)}
+            disabled={m === 'inputs' || m === metric}
+          >
+            <ListItemIcon>{shown.includes(m) && <CheckIcon fontSize="small" />}</ListItemIcon>
+            <ListItemText primary={METRIC_LABELS[m]} />
+          </MenuItem>
+        ))}
+      </Menu>
+      <Table size="small" aria-label="Calls">
+        <TableHead>
+          <TableRow>
+            <TableCell sortDirection={field === 'at' ? direction : false}>
+              <TableSortLabel
+                active={field === 'at'}
+                direction={field === 'at' ? direction : 'desc'}
+                onClick={sortBy('at')}
+              >
+                Time
+              </TableSortLabel>
+            </TableCell>
+            <TableCell>User</TableCell>
+            <TableCell>Organization</TableCell>
+            <TableCell>Method</TableCell>
+            <TableCell>Path</TableCell>
+            {shown.map((m) => (
+              <TableCell key={m} align="right" sortDirection={field === m ? direction : false}>
+                <TableSortLabel active={field === m} direction={field === m ? direction : 'desc'} onClick={sortBy(m)}>
+                  {METRIC_LABELS[m]}
+                </TableSortLabel>
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {calls.map((call) => (
+            <TableRow key={call.id} data-testid="call-row">
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(call.at)}</TableCell>
+              <TableCell>
+                <Link component={RouterLink} to={`/users/${call.userId}`}>
+                  {call.userId}
+                </Link>
+              </TableCell>
+              <TableCell>
+                {call.organizationId !== null && (
+                  <Link component={RouterLink} to={`/organizations/${call.organizationId}`}>
+                    {call.organizationId}
+                  </Link>
+                )}
+              </TableCell>
+              <TableCell>{call.method}</TableCell>
+              <TableCell>{call.path}</TableCell>
+              {shown.map((m) => (
+                <TableCell key={m} align="right">
+                  {formatMetric(m, call[m as keyof UsageCall] as number)}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+          {props.loaded && calls.length === 0 && (
+            <EmptyRow columns={5 + shown.length}>No calls in this range.</EmptyRow>
+          )}
+        </TableBody>
+      </Table>
+      <TablePagination
+        component="div"
+        count={props.total}
+        page={props.page}
+        rowsPerPage={props.pageSize}
+        rowsPerPageOptions={[...TABLE_PAGE_SIZES]}
+        onPageChange={(_, next) => props.onPage(next)}
+        onRowsPerPageChange={(e) => props.onPageSize(Number(e.target.value))}
+        slotProps={{ actions: { nextButton: { disabled: !props.hasNext } } }}
+      />
+    </TableContainer>
+  );
+}
