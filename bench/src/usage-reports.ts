@@ -52,7 +52,11 @@ const [{ have } = { have: 0 }] = await database.query<{ have: number }>(
   'select count(*)::int as have from usage where organization_id = $1',
   [ORG],
 );
-if (have !== rows) {
+const [{ byUser } = { byUser: 0 }] = await database.query<{ byUser: number }>(
+  `select count(*)::int as "byUser" from usage_rollups where organization_id = $1 and bucket = 'day-user'`,
+  [ORG],
+);
+if (have !== rows || byUser === 0) {
   log(`seeding ${rows.toLocaleString('en-US')} usage rows`);
   const started = performance.now();
   await database.query('delete from usage where organization_id = $1', [ORG]);
@@ -68,10 +72,17 @@ if (have !== rows) {
      from generate_series(1, $1::int) g`,
     [rows],
   );
-  for (const bucket of ['hour', 'day']) {
+  // As metering writes them: each key, method and path apart, and each user's calls together (decision 0028).
+  for (const [bucket, unit, apart] of [
+    ['hour', 'hour', true],
+    ['day', 'day', true],
+    ['hour-user', 'hour', false],
+    ['day-user', 'day', false],
+  ] as const) {
+    const detail = apart ? 'key_id, method, path' : `'*', '*', '*'`;
     await database.query(
       `insert into usage_rollups (bucket, at, organization_id, user_id, key_id, method, path, requests, ${METRICS.join(', ')}, cost)
-       select '${bucket}', date_trunc('${bucket}', at, 'UTC'), organization_id, user_id, key_id, method, path, count(*),
+       select '${bucket}', date_trunc('${unit}', at, 'UTC'), organization_id, user_id, ${detail}, count(*),
          ${METRICS.map((c) => `sum(${c})`).join(', ')}, sum(cost)
        from usage where organization_id = $1 group by 1, 2, 3, 4, 5, 6, 7`,
       [ORG],
