@@ -34,6 +34,17 @@ export default defineConfig({
         },
       },
       {
+        // The client libraries (clients/*), each suite run by its own runner against a really started server.
+        test: {
+          name: 'clients',
+          include: ['clients/**/*.suite.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          pool: 'forks' as const,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],

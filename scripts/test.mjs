@@ -6,7 +6,7 @@ import { buildConsoleIfNeeded, root } from './build-if-needed.mjs';
 import { chromiumPath } from './chromium.mjs';
 
 const e2eOnly = process.argv.includes('--e2e-only');
-const projects = e2eOnly ? [] : ['common', 'server', 'web'];
+const projects = e2eOnly ? [] : ['common', 'server', 'web', 'clients'];
 if (!e2eOnly && process.env.TEST_DATABASE_URL) projects.push('server-postgres');
 
 const chrome = chromiumPath();

@@ -8,7 +8,7 @@ import { root } from './build-if-needed.mjs';
 
 const cache = path.join(root, 'node_modules/.cache/tsc');
 mkdirSync(cache, { recursive: true });
-const queue = ['server', 'web', 'common', 'e2e', 'bench'].filter((ws) =>
+const queue = ['server', 'web', 'common', 'e2e', 'bench', 'clients'].filter((ws) =>
   existsSync(path.join(root, ws, 'tsconfig.json')),
 );
 

@@ -1,0 +1,121 @@
+/**
+ * The client libraries' suites (issue 17) run against a really started server: this starts one (embedded database,
+ * 200 seeded people), signs root in past the agreement, makes an API key for the run, and finds a seeded person's
+ * e-mail address to look up. Each language's suite then runs its own test runner as a child process with
+ * TESSERA_BASE_URL, TESSERA_API_KEY and TESSERA_EMAIL set, as its README's first example reads them.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
+import { ROOT, type RunningServer, startServer } from '../../e2e/support/server';
+import { signInOverHttp } from '../../server/src/test/http-session';
+
+export interface MadeKey {
+  id: string;
+  secret: string;
+  /** `id + secret`: the plain Bearer form. */
+  key: string;
+}
+
+export interface ClientServer {
+  server: RunningServer;
+  baseUrl: string;
+  /** Root's console session (Cookie header), for making more keys. */
+  cookie: string;
+  /** A plain key made for the run. */
+  apiKey: MadeKey;
+  /** A seeded person's first e-mail address and id. */
+  email: string;
+  identityId: number;
+  /** Makes another key: `POST /v2/keys` with `body` (name, legacy, rateLimit, ...), as root. */
+  makeKey(body: Record<string, unknown>): Promise<MadeKey>;
+  /** The environment a client's example or suite reads. */
+  env(extra?: Record<string, string>): Record<string, string>;
+}
+
+const CONSOLE = { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' };
+
+/** One server for a suite file, started before its first test and stopped after its last. */
+export function useClientServer(): ClientServer {
+  const shared = {} as ClientServer;
+  beforeAll(async () => {
+    const server = await startServer({ env: { SEED_IDENTITIES: '200', TESSERA_VERSION: 'clients-1' } });
+    const baseUrl = server.url;
+    const cookie = await signInOverHttp(baseUrl, ROOT.email, ROOT.password);
+    const makeKey = async (body: Record<string, unknown>): Promise<MadeKey> => {
+      const res = await fetch(`${baseUrl}/v2/keys`, {
+        method: 'POST',
+        headers: { ...CONSOLE, cookie },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 201) throw new Error(`POST /v2/keys answered ${res.status}: ${await res.text()}`);
+      const made = (await res.json()) as { keys: Record<string, { id: string; secret: string }> };
+      const { id, secret } = Object.values(made.keys)[0]!;
+      return { id, secret, key: `${id}${secret}` };
+    };
+    const apiKey = await makeKey({ name: 'client suite' });
+    const found = await fetch(`${baseUrl}/v2/identities/byId?id=7`, {
+      headers: { authorization: `Bearer ${apiKey.key}`, accept: 'application/json' },
+    });
+    if (!found.ok) throw new Error(`byId?id=7 answered ${found.status}`);
+    const person = ((await found.json()) as { identities: { id: number; emails: { address: string }[] }[] })
+      .identities[0];
+    if (!person?.emails[0]) throw new Error('seeded person 7 has no e-mail address');
+    Object.assign(shared, {
+      server,
+      baseUrl,
+      cookie,
+      apiKey,
+      email: person.emails[0].address,
+      identityId: person.id,
+      makeKey,
+      env: (extra: Record<string, string> = {}) => ({
+        TESSERA_BASE_URL: baseUrl,
+        TESSERA_API_KEY: apiKey.key,
+        TESSERA_EMAIL: person.emails[0]!.address,
+        ...extra,
+      }),
+    } satisfies ClientServer);
+  }, 180_000);
+  afterAll(async () => {
+    await shared.server?.stop();
+  });
+  return shared;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end (at most `timeoutMs`), with `env` added to this process's environment. */
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
