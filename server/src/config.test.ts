@@ -1,7 +1,18 @@
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
+  it('serves the console build its folder links to at start, so a later build does not change it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tessera-static-'));
+    mkdirSync(path.join(dir, 'build-1'));
+    symlinkSync('build-1', path.join(dir, 'dist'));
+    expect(loadConfig({ STATIC_DIR: path.join(dir, 'dist') }).staticDir).toBe(realpathSync(path.join(dir, 'build-1')));
+    expect(loadConfig({ STATIC_DIR: path.join(dir, 'missing') }).staticDir).toBe(path.join(dir, 'missing'));
+  });
+
   it('runs embedded with nothing set', () => {
     const c = loadConfig({});
     expect(c.port).toBe(3000);

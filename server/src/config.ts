@@ -1,4 +1,5 @@
 /** Environment -> typed configuration, with defaults that run the product embedded on one machine. */
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IDENTITY_PROVIDERS, type ProviderId } from '@tessera/common/providers';
@@ -31,6 +32,8 @@ const envSchema = z.object({
   SEED_IDENTITIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(5_000),
+  /** Months of usage rows kept; older rows are deleted hourly, rollups stay (decision 0029). 0 keeps them all. */
+  USAGE_RETENTION_MONTHS: z.coerce.number().int().min(0).max(1200).default(13),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .string()
@@ -74,6 +77,8 @@ export interface Config {
   seedIdentities: number;
   /** How long the server waits on PostgreSQL (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS). */
   databaseTimeouts: DatabaseTimeouts;
+  /** Usage rows older than this many months are deleted (rollups stay); 0 keeps every row. */
+  usageRetentionMonths: number;
   /** Configured outside sign-in providers: those with client id, secret and issuer all set. */
   oauth: Partial<Record<ProviderId, OauthClientSettings>>;
 }
@@ -138,6 +143,15 @@ function encryptionKey(value: string | null): Buffer | null {
   return key;
 }
 
+/**
+ * The console's folder, its links resolved once at start: web/dist links to one build (scripts/build-if-needed.mjs),
+ * and a server keeps serving the build it started with while a newer one is made.
+ */
+function resolvedDir(dir: string): string {
+  const absolute = path.resolve(dir);
+  return existsSync(absolute) ? realpathSync(absolute) : absolute;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -168,12 +182,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rootPassword: e.ROOT_PASSWORD,
     assetPrefix: cdnPrefix(e.CDN_HOST),
     ciHost: e.CI_HOST,
-    staticDir: path.resolve(e.STATIC_DIR ?? path.join(repoRoot, 'web/dist')),
+    staticDir: resolvedDir(e.STATIC_DIR ?? path.join(repoRoot, 'web/dist')),
     versionOverride: e.TESSERA_VERSION,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     seedIdentities: e.SEED_IDENTITIES,
     databaseTimeouts: databaseTimeouts(e.DATABASE_STATEMENT_TIMEOUT_MS, e.DATABASE_CONNECT_TIMEOUT_MS),
+    usageRetentionMonths: e.USAGE_RETENTION_MONTHS,
     oauth: oauthProviders(env),
   };
 }
