@@ -33,7 +33,7 @@ export const PAGE_MODULES: Record<string, Loader> = {
   'root-deployments': frame,
   'root-deployment': frame,
   'super-sessions': () => import('../pages/sessions/sessions-page'),
-  'api-reference': frame,
+  'api-reference': () => import('../pages/api-reference/api-reference-page'),
   'client-libraries': frame,
   signup: () => import('../pages/signup/signup-page'),
   terms: () => import('../pages/terms/terms-page'),

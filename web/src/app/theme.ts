@@ -4,8 +4,8 @@
  * palette colour uses its darker shade on light backgrounds and its lighter shade on dark ones.
  */
 import { formLabelClasses } from '@mui/material/FormLabel';
-import { tabClasses } from '@mui/material/Tab';
 import { createTheme, type PaletteColor, type Theme } from '@mui/material/styles';
+import { tabClasses } from '@mui/material/Tab';
 import { AUTOCOMPLETE_MAX_HEIGHT_PX } from '@tessera/common/constants';
 import { PALETTE, type ThemeMode } from '@tessera/common/theme';
 

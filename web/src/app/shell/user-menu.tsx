@@ -33,15 +33,17 @@ export default function UserMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const close = () => setAnchor(null);
   const impersonating = self.impersonator !== undefined;
+  const shown = initials(self.name, self.email);
   return (
     <>
-      <IconButton aria-label="User menu" onClick={(e) => setAnchor(e.currentTarget)} sx={{ p: 0.5 }}>
+      {/* The name holds the initials shown, so speech input can say what is seen (WCAG 2.5.3). */}
+      <IconButton aria-label={`User menu (${shown})`} onClick={(e) => setAnchor(e.currentTarget)} sx={{ p: 0.5 }}>
         <Avatar
           src={self.image || undefined}
           alt=""
           sx={{ width: 32, height: 32, bgcolor: 'secondary.main', color: 'secondary.contrastText', fontSize: 15 }}
         >
-          {initials(self.name, self.email)}
+          {shown}
         </Avatar>
       </IconButton>
       <Popover

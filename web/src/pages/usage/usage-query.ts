@@ -12,14 +12,15 @@ import {
   type UsageInterval,
   type UsageMetric,
 } from '@tessera/common/usage';
+import { type Who, whoQuery } from '../../lib/usage-scope';
+
+// Shared with the home page (lib/usage-scope.ts); re-exported for this page's modules and tests.
+export { browserTimeZone, defaultWho, type Who, whoQuery } from '../../lib/usage-scope';
 
 export const RANGES = ['day', 'week', 'month', 'quarter', 'year', 'custom'] as const;
 export type Range = (typeof RANGES)[number];
 export const WIDGETS = ['chart', 'calls'] as const;
 export type Widget = (typeof WIDGETS)[number];
-
-/** Whose usage: me, my organization, everyone (super+), or one user or organization by id. */
-export type Who = 'me' | 'organization' | 'all' | `user:${number}` | `organization:${number}`;
 
 export interface UsageState {
   widget: Widget;
@@ -107,16 +108,6 @@ export function rangeOf(state: UsageState, now: Date): { from: Date; to: Date } 
   return { from: rangeStart(state.range, now), to: now };
 }
 
-/** The filters of a state as the API's query parameters. */
-export function whoQuery(who: Who, self: { id: number; organizationId: number | null }): Record<string, number> {
-  if (who === 'me') return { userId: self.id };
-  if (who === 'organization')
-    return self.organizationId === null ? { userId: self.id } : { organizationId: self.organizationId };
-  if (who === 'all') return {};
-  const [kind, id] = who.split(':') as ['user' | 'organization', string];
-  return kind === 'user' ? { userId: Number(id) } : { organizationId: Number(id) };
-}
-
 /** The query every report call shares. */
 export function reportQuery(
   state: UsageState,
@@ -134,12 +125,3 @@ export function reportQuery(
     ...(state.path === '*' ? {} : { path: state.path }),
   };
 }
-
-/** Whose usage a user sees first: their own; an administrator their organization's; super and root everyone's. */
-export function defaultWho(role: string, organizationId: number | null): Who {
-  if (role === 'super' || role === 'root') return 'all';
-  if (role === 'admin' && organizationId !== null) return 'organization';
-  return 'me';
-}
-
-export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
