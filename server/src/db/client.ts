@@ -130,6 +130,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const t = options.timeouts;
     const pool = new pg.Pool({
       connectionString: options.url,
+      // Set in the connection's start-up packet: in force before its first statement, with no query of its own
+      // (a query sent from the pool's connect event raced the first one: pg deprecates that and 9.0 refuses it).
+      options: '-c plan_cache_mode=force_generic_plan',
       max: options.poolSize ?? 10,
       keepAlive: true,
       ...(t && {
@@ -140,10 +143,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         query_timeout: t.statementMs + 1000,
         idle_in_transaction_session_timeout: t.statementMs * 4,
       }),
-    });
-    // Sent before anything else on each new connection (a client runs its queries in order).
-    pool.on('connect', (client) => {
-      client.query('set plan_cache_mode = force_generic_plan').catch(() => {});
     });
     // An idle client's error (e.g. the server restarting) must not crash the process; the next query reconnects.
     pool.on('error', () => {});
