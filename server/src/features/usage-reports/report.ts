@@ -29,7 +29,10 @@ export async function seriesOf(database: Database, query: ReportQuery, who: Who)
   const to = params.add(query.to.toISOString(), 'timestamptz');
   const rows = await database.query<{ at: Date | string; value: string | number }>(
     `with data as (${data}),
-     sums as (select date_trunc(${interval}, at, ${tz}) as at, sum(v) as v from data group by 1),
+     -- Summed by instant first (a rollup row per user and hour becomes one per hour), so the time-zone arithmetic
+     -- runs once an hour rather than once a row.
+     instants as (select at, sum(v) as v from data group by at),
+     sums as (select date_trunc(${interval}, at, ${tz}) as at, sum(v) as v from instants group by 1),
      buckets as (${query.interval === 'hour' ? hourBuckets(from, to, tz) : localBuckets(from, to, tz, interval)})
      select b.at, coalesce(s.v, 0)::float8 as value from buckets b left join sums s on s.at = b.at order by b.at`,
     params.values,
