@@ -11,6 +11,17 @@ export interface Alert {
   html?: string;
 }
 
+/**
+ * A server-pushed `notice` as the alert stack may show it: its type, title and text only. Pushed HTML is never
+ * kept (only the console's own code may give an alert HTML), and anything else is not an alert.
+ */
+export function readNotice(value: unknown): Alert | null {
+  if (!value || typeof value !== 'object') return null;
+  const { type, title, text } = value as Record<string, unknown>;
+  if (!ALERT_TYPES.includes(type as AlertType) || typeof title !== 'string' || title === '') return null;
+  return { type: type as AlertType, title, ...(typeof text === 'string' ? { text } : {}) };
+}
+
 export const SIGNED_OUT_ALERT: Alert = { type: 'info', title: 'Signed Out', text: 'Your session has ended.' };
 export const OFFLINE_TEXT = 'The server is currently unreachable.';
 export const VALIDATION_FAILED_ALERT: Alert = {

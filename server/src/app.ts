@@ -40,8 +40,10 @@ import { registerTermsRoutes } from './features/terms/routes';
 import { type Limiter, openLimiter } from './features/throttle/limiter';
 import { openSlidingLimiter, type SlidingLimiter } from './features/throttle/sliding';
 import { createDatabaseMetering, type Metering } from './features/usage/metering';
+import { registerUsageAlerts } from './features/usage-alerts/register';
 import { notifyingMetering } from './features/usage-reports/live';
 import { registerUsageReportRoutes } from './features/usage-reports/routes';
+import { registerUsageRetention } from './features/usage-retention/register';
 import { createUserManagement } from './features/users/manage';
 import { registerUserRoutes } from './features/users/routes';
 import { registerAuth } from './http/auth';
@@ -183,9 +185,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!deps.rates) app.addHook('onClose', () => rates.close());
   registerContractRoutes(app, { database, hub, billing });
   registerUsageReportRoutes(app, { database });
+  const usageAlerts = registerUsageAlerts(app, { database, hub, mailer, publicUrl: config.publicUrl });
+  registerUsageRetention(app, { database, config });
   const lookups = {
     database,
-    metering: notifyingMetering(deps.metering ?? createDatabaseMetering(database), hub),
+    metering: usageAlerts.watching(notifyingMetering(deps.metering ?? createDatabaseMetering(database), hub)),
     billing,
     rates,
     idempotency: createIdempotency(database),

@@ -2,6 +2,7 @@
  * The console socket (spec §4, §7): reconnects 1 s after any close, queues messages while away, and merges
  * pushed keyed objects through the store like HTTP replies.
  */
+import { readNotice } from '@tessera/common/alerts';
 import { RECONNECT_DELAY_MS } from '@tessera/common/constants';
 import type { User } from '@tessera/common/entities';
 import { hasRank } from '@tessera/common/roles';
@@ -118,7 +119,10 @@ export class SocketClient {
     const payload = message[1] as Record<string, unknown>;
     if (typeof payload.journeyId === 'string') sessionStorage.setItem(JOURNEY_KEY, payload.journeyId);
     if (typeof payload.version === 'string') this.onVersion(payload.version);
-    const { self, ...rest } = payload;
+    // A notice (a usage alert, decision 0029) joins the alert stack rather than the data areas.
+    const { self, notice, ...rest } = payload;
+    const alert = readNotice(notice);
+    if (alert) useStore.getState().addAlert(alert);
     if (self && typeof self === 'object' && (self as User).id === 0) sessionEndedByServer();
     else if (self) useStore.getState().merge({ self });
     if (Object.keys(rest).length > 0) useStore.getState().merge(rest);

@@ -13,4 +13,5 @@ export * from './people';
 export * from './sessions';
 export * from './templates';
 export * from './usage';
+export * from './usage-alerts';
 export * from './users';

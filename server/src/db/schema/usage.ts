@@ -46,6 +46,8 @@ export const usage = pgTable(
     uniqueIndex('usage_request_idx').on(t.requestId),
     index('usage_organization_at_idx').on(t.organizationId, t.at),
     index('usage_user_at_idx').on(t.userId, t.at),
+    /** The retention job's oldest rows first (decision 0029); appended at its right edge, as rows come in time order. */
+    index('usage_at_idx').on(t.at),
   ],
 );
 

@@ -1,4 +1,5 @@
 import type { ResourceParams } from '@tessera/common/routes';
+import { USAGE_ALERT_DEFAULTS } from '@tessera/common/usage-alerts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PageProps } from '../../app/page-modules';
@@ -6,8 +7,12 @@ import { network, renderPage, setupPageTests, signIn, user } from '../test-suppo
 import OrganizationPage from './organization-page';
 
 setupPageTests();
-// The Keys section lists the organization's keys (issue 15).
-beforeEach(() => network.on('GET /v2/keys', { body: { keys: {} } }));
+// The Keys section lists the organization's keys (issue 15); administrators see its usage alerts (issue 16).
+beforeEach(() => {
+  network.on('GET /v2/keys', { body: { keys: {} } });
+  const usageAlerts = { organizationId: 3, ...USAGE_ALERT_DEFAULTS, updatedAt: null, firings: [] };
+  network.on('GET /v2/organizations/3/usage-alerts', { body: { usageAlerts } });
+});
 
 const ACME = { id: 3, name: 'Acme', emailDomain: 'acme.test', acceptUsers: true, createdAt: '', updatedAt: '' };
 const member = (id: number, role: string, organizationId = 3) => ({

@@ -21,6 +21,7 @@ import { PageHeading } from '../page-heading';
 import { yesNo } from '../yes-no';
 import { askToDeleteOrganization } from './delete-organization';
 import { OrganizationUsers } from './organization-users';
+import { UsageAlertsSection } from './usage-alerts-section';
 
 export function OrganizationView({ id, deleting = false }: { id: number; deleting?: boolean }) {
   const self = useStore((s) => s.self);
@@ -73,6 +74,9 @@ export function OrganizationView({ id, deleting = false }: { id: number; deletin
       </Typography>
       <OrganizationUsers organizationId={id} users={users} />
       {seesOrganizationKeys(self, id) && <KeysSection organizationId={id} mayAdd={self.organizationId === id} />}
+      {!deleting && canEditOrganization(self, id) && (
+        <UsageAlertsSection key={id} organizationId={id} name={organization.name} />
+      )}
     </>
   );
 }

@@ -1,0 +1,118 @@
+/**
+ * Usage retention (issue 16, decision 0029): usage rows older than USAGE_RETENTION_MONTHS calendar months are
+ * deleted, oldest first, a batch per statement until none is left; the rollups (and so every chart, total and
+ * bill) stay. The job runs at start and then hourly on an unref'd timer, and stops with the app. Several processes
+ * may run it at once: each batch takes rows no other batch holds (`skip locked`), and a row deleted is deleted.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client';
+
+export const BATCH_ROWS = 10_000;
+export const RUN_EVERY_MS = 3600_000;
+
+/** The moment `months` calendar months before `now` (UTC), on the last day of a shorter month when need be. */
+export function retentionCutoff(now: Date, months: number): Date {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth() - months;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  return new Date(
+    Date.UTC(
+      y,
+      m,
+      Math.min(now.getUTCDate(), lastDay),
+      now.getUTCHours(),
+      now.getUTCMinutes(),
+      now.getUTCSeconds(),
+      now.getUTCMilliseconds(),
+    ),
+  );
+}
+
+const BATCH = (scoped: boolean) => `with doomed as (
+  select id from usage where at < $1::timestamptz${scoped ? ' and organization_id = $3' : ''}
+  order by at limit $2 for update skip locked
+), gone as (
+  delete from usage u using doomed d where u.id = d.id returning 1
+)
+select count(*)::int as n from gone`;
+
+export interface RetentionRun {
+  cutoff: string;
+  deleted: number;
+  /** Delete statements run, the last one finding fewer rows than a batch. */
+  batches: number;
+}
+
+export interface RetentionOptions {
+  database: Database;
+  /** Months of rows kept; 0 keeps all (the job does nothing). */
+  months: number;
+  batchRows?: number;
+  now?: () => number;
+  logger?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  /** Only this organization's rows (tests, which share one database with every other test). */
+  organizationId?: number;
+}
+
+export function createUsageRetention(options: RetentionOptions) {
+  const { database, months } = options;
+  const batchRows = options.batchRows ?? BATCH_ROWS;
+  const now = options.now ?? Date.now;
+  const scoped = options.organizationId !== undefined;
+  const statement = BATCH(scoped);
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<RetentionRun | null> | null = null;
+  let stopped = false;
+
+  async function purge(): Promise<RetentionRun> {
+    const cutoff = retentionCutoff(new Date(now()), months).toISOString();
+    const params: unknown[] = [cutoff, batchRows, ...(scoped ? [options.organizationId] : [])];
+    let deleted = 0;
+    let batches = 0;
+    for (;;) {
+      const [row] = await database.query<{ n: number }>(statement, params);
+      batches++;
+      deleted += row?.n ?? 0;
+      if ((row?.n ?? 0) < batchRows || stopped) break;
+    }
+    if (deleted > 0) options.logger?.info({ deleted, batches, cutoff }, 'old usage rows deleted');
+    return { cutoff, deleted, batches };
+  }
+
+  /** Runs the job now (or joins the run under way); null when retention is off. */
+  function runOnce(): Promise<RetentionRun | null> {
+    if (months <= 0) return Promise.resolve(null);
+    if (!running) stopped = false; // stop() ends the run under way; one asked for afterwards runs whole
+    running ??= purge().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  function runLogged(): void {
+    runOnce().catch((error: unknown) => {
+      // The next run tries again; a failure costs nothing but time.
+      options.logger?.warn({ code: (error as { code?: unknown })?.code }, 'usage retention run failed');
+    });
+  }
+
+  return {
+    runOnce,
+    /** Runs now, then every `everyMs`, until stopped. */
+    start(everyMs = RUN_EVERY_MS): void {
+      if (months <= 0 || timer) return;
+      runLogged();
+      timer = setInterval(runLogged, everyMs);
+      timer.unref();
+    },
+    /** Stops the timer and waits for a run under way (it ends after its current batch). */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running?.catch(() => null);
+    },
+  };
+}
+
+export type UsageRetention = ReturnType<typeof createUsageRetention>;
