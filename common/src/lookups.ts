@@ -49,6 +49,8 @@ export const PII_MESSAGES = {
   names: 'A PII lookup needs firstName and lastName.',
   place:
     'A PII lookup needs a street address (searched nationwide), a zip, or a state (with or without a city) to search in.',
+  houseNumber:
+    'Without a zip or state a PII lookup is searched nationwide by its street address: please start the address with its house number.',
   zip: 'Please provide a 5-digit zip code (or zip+4 as 12345-6789).',
   state: 'Please provide a two-letter state abbreviation.',
   tooLong: `Please use at most ${LOOKUP_LIMITS.maxPiiLength} characters.`,
@@ -57,14 +59,21 @@ export const PII_MESSAGES = {
   unknownInput: (name: string, endpoint: string) => `${name} is not an input of ${endpoint}.`,
 } as const;
 
+type PiiPlace = { address?: string; city?: string; state?: string; zip?: string };
+
 /**
- * Whether a PII query says where to search: a zip, a state (a city alone is not enough: many states share city
- * names), or a street address, searched nationwide by its house number and street name (decision 0027).
+ * What a PII query lacks to say where to search, or null: a zip, a state (a city alone is not enough: many states
+ * share city names), or a street address, searched nationwide by its house number and street name (decision
+ * 0027), so a nationwide address must start with its house number ('place', or 'houseNumber' naming the address).
  * Fields as normalized (trimmed; an empty string is absent).
  */
-export function piiHasPlace(q: { address?: string; city?: string; state?: string; zip?: string }): boolean {
-  return Boolean(q.zip || q.state || q.address);
+export function piiPlaceProblem(q: PiiPlace): 'place' | 'houseNumber' | null {
+  if (q.zip || q.state) return null;
+  if (!q.address) return 'place';
+  return /^\d/.test(q.address) ? null : 'houseNumber';
 }
+
+export const piiHasPlace = (q: PiiPlace): boolean => piiPlaceProblem(q) === null;
 
 /** Output formats: JSON by default, CSV by `format=csv` or an Accept header preferring text/csv. */
 export const LOOKUP_FORMATS = ['json', 'csv'] as const;

@@ -61,6 +61,8 @@ export const USAGE_MESSAGES = {
     `That range and interval make ${points.toLocaleString('en-US')} points; at most ${USAGE_LIMITS.maxPoints.toLocaleString('en-US')}: choose a longer interval.`,
   timeZone: (tz: string) => `Unknown time zone "${tz}": use an IANA name such as America/New_York.`,
   cursor: 'This `after` cursor is not one this report gave; start again from the first page.',
+  year: 'Please give a time between the years 1970 and 9999.',
+  noSuchId: 'There is no such id.',
   outOfScope: {
     userId: 'You may only see usage of users you manage.',
     organizationId: 'You may only see usage of your own organization.',

@@ -75,6 +75,17 @@ describe('csvRecords', () => {
     ]);
   });
 
+  it('reports a quoted field that runs over a too-long line as one row, and reads on after it closes', async () => {
+    const long = 'x'.repeat(MAX_RECORD_BYTES + 1);
+    const body = `email,id\n"a\n${long}\nb",z\nc@d.com,2\ne@f.com,3\n`;
+    expect(await readBoth(body)).toEqual([
+      { line: 1, fields: ['email', 'id'] },
+      { line: 2, error: CSV_INPUT_MESSAGES.tooLong },
+      { line: 5, fields: ['c@d.com', '2'] },
+      { line: 6, fields: ['e@f.com', '3'] },
+    ]);
+  });
+
   it('reads 40 MB in bounded memory', async () => {
     const plain = Buffer.from('someone@example.com,no quotes here,+14155550123\r\n');
     const quoted = Buffer.from('someone@example.com,"quoted, with a comma",+14155550123\r\n');
@@ -115,10 +126,14 @@ describe('CSV out', () => {
       '\tx',
       '\rx',
       '=HYPERLINK("http://x")',
+      ' =1+1',
+      '\u00a0=HYPERLINK("x")',
+      '|calc',
+      '\uff1d1+1',
     ]) {
       expect(guardFormula(risky), risky).toBe(`'${risky}`);
     }
-    for (const safe of ['+14155550123', '-12.5', '+1 (415) 555-0100', '-', 'plain', 'a=b', '']) {
+    for (const safe of ['+14155550123', '-12.5', '+1 (415) 555-0100', '-', 'plain', 'a=b', '', ' -12.5', ' plain']) {
       expect(guardFormula(safe), safe).toBe(safe);
     }
     expect(csvLine(['=1+1', 'ok'])).toBe("'=1+1,ok\r\n");

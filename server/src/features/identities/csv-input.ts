@@ -107,11 +107,22 @@ const withoutEnd = (text: string) =>
 /** Blank lines are skipped; a byte-order mark at the start is dropped. Line numbers count from 1, header included. */
 export async function* csvRecords(source: AsyncIterable<Buffer | string>): AsyncGenerator<CsvRecord> {
   let pending: { text: string; line: number; lines: number } | null = null;
+  /** Lines of a quoted field that ran too long, already reported: skipped until the field closes. */
+  let broken: { lines: number } | null = null;
   let n = 0;
   for await (const read of lines(source)) {
     n++;
+    if (broken) {
+      // Still inside the broken record's quoted field (what the too-long line held is unknown: taken as open).
+      broken.lines++;
+      if (read.tooLong || (quoteOpenAfter(read.text, true) && broken.lines < MAX_RECORD_LINES)) continue;
+      broken = null;
+      continue;
+    }
     if (read.tooLong) {
       yield { line: pending?.line ?? n, error: CSV_INPUT_MESSAGES.tooLong };
+      // Inside a quoted field, the record goes on after the long line: its rest is part of the one reported.
+      if (pending) broken = { lines: pending.lines + 1 };
       pending = null;
       continue;
     }

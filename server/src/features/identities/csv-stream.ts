@@ -36,6 +36,10 @@ export const STREAM_MESSAGES = {
   delimiter: (header: string) =>
     `The header is one column, ${JSON.stringify(header)}: fields are separated by commas (RFC 4180), not semicolons or tabs.`,
   repeated: (name: string) => `Column ${name} appears more than once.`,
+  reserved: (name: string) =>
+    `Column ${name} is a column of the reply (score, matchedOn, error): rename yours, so the two cannot be mistaken.`,
+  carriageReturns:
+    'The rows end with a carriage return alone (an old Mac export): please save the CSV with CRLF or LF line ends.',
   width: (got: number, want: number) => `The row has ${got} fields; the header has ${want}.`,
   drained: 'Not looked up: the server is restarting. Send this row and the rows after it again.',
   expansion: 'The compressed body decompresses to over 200 times its size; send it uncompressed or in smaller parts.',
@@ -53,13 +57,24 @@ interface Header {
   inputs: { name: string; index: number }[];
 }
 
+/** Columns every PUT reply has: a passed-through column of the same name would be read in their place. */
+const RESERVED_COLUMNS: readonly string[] = ['score', 'matchedOn', 'error'];
+
 function headerOf(record: CsvRecord | undefined, endpoint: LookupEndpoint): Header {
   if (!record || record.error !== undefined)
     throw new BadRequest(STREAM_MESSAGES.header, [{ path: 'body', message: STREAM_MESSAGES.header }]);
   const names = record.fields.map((f) => f.trim());
+  // A bare CR ends no record, so such a file arrives as one long header holding every row.
+  if (names.some((name) => name.includes('\r'))) {
+    throw new BadRequest(STREAM_MESSAGES.carriageReturns, [{ path: 'body', message: STREAM_MESSAGES.carriageReturns }]);
+  }
   const allowed = LOOKUP_ENDPOINTS[endpoint] as readonly InputName[];
   const seen = new Set<string>();
   for (const name of names) {
+    if (RESERVED_COLUMNS.includes(name)) {
+      const message = STREAM_MESSAGES.reserved(name);
+      throw new BadRequest(message, [{ path: `body.header.${name}`, message }]);
+    }
     // Empty names (a trailing comma, a spreadsheet's index column) may repeat: they are passed through.
     if (name && seen.has(name)) {
       const message = STREAM_MESSAGES.repeated(name);

@@ -230,6 +230,24 @@ describe('CSV', () => {
       payload: 'email,ref,ref\n',
     });
     expect([twice.statusCode, twice.json().error]).toEqual([400, STREAM_MESSAGES.repeated('ref')]);
+    // A column named as a reply's own (score, matchedOn, error) would be read in its place: refused.
+    for (const name of ['score', 'matchedOn', 'error']) {
+      const res = await call('PUT', '/v2/identities/byEmail', {
+        headers: { 'content-type': 'text/csv' },
+        payload: `email,${name}\nx@y.example,1\n`,
+      });
+      expect([res.statusCode, res.json().error], name).toEqual([400, STREAM_MESSAGES.reserved(name)]);
+      expect(res.json().fields).toEqual([{ path: `body.header.${name}`, message: STREAM_MESSAGES.reserved(name) }]);
+    }
+  });
+
+  it('refuses rows ended by a carriage return alone (old Mac exports) rather than reading them as one header', async () => {
+    const res = await call('PUT', '/v2/identities/byEmail', {
+      headers: { 'content-type': 'text/csv' },
+      payload: 'email,id\ra@b.example,1\rc@d.example,2\r',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe(STREAM_MESSAGES.carriageReturns);
   });
 
   it("reads RFC 4180 exactly: a malformed quote is its own row's error, CRLF in quotes is kept", async () => {

@@ -15,7 +15,7 @@ import {
   PII_INPUTS,
   PII_MESSAGES,
   type PiiInputName,
-  piiHasPlace,
+  piiPlaceProblem,
   plainKeyOf,
 } from '@tessera/common/lookups';
 import { US_STATES } from '@tessera/common/states';
@@ -102,7 +102,9 @@ function piiQuery(fields: Partial<Record<PiiInputName, string>>): PiiFields | { 
   const q = { firstName: '', lastName: '', address: '', city: '', state: '', zip: '', ...fields };
   if (!q.firstName || !q.lastName)
     return { message: PII_MESSAGES.names, field: q.firstName ? 'lastName' : 'firstName' };
-  if (!piiHasPlace(q)) return { message: PII_MESSAGES.place, field: 'zip' };
+  const lacking = piiPlaceProblem(q);
+  if (lacking === 'place') return { message: PII_MESSAGES.place, field: 'zip' };
+  if (lacking === 'houseNumber') return { message: PII_MESSAGES.houseNumber, field: 'address' };
   return q;
 }
 

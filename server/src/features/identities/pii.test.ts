@@ -323,6 +323,18 @@ describe('PII lookups', () => {
       }
       expect(PII_MESSAGES.place).toMatch(/street address/);
     });
+
+    it('needs a house number to search nationwide: a street, a PO box or a number alone would find no one', async () => {
+      for (const address of ['Main Street', 'PO Box 12', 'Apt 4']) {
+        const res = await byPii({ firstName: 'Ann', lastName: 'Lee', address });
+        expect(res.statusCode, address).toBe(400);
+        expect(res.json().fields).toContainEqual({ path: 'querystring.address', message: PII_MESSAGES.houseNumber });
+      }
+      // With a zip or state the address may be written any way: it only raises or lowers the score.
+      expect((await byPii({ firstName: 'Ann', lastName: 'Lee', address: 'PO Box 12', state: 'OH' })).statusCode).toBe(
+        200,
+      );
+    });
   });
 
   it('needs names and a place, valid states and zips', async () => {

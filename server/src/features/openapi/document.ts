@@ -374,7 +374,7 @@ const FINDS_BY: Record<LookupEndpoint, string> = {
   byVehicle: 'vehicle VIN',
 };
 
-const PII_RULE = `${PII_MESSAGES.names} ${PII_MESSAGES.place} Names are compared by sound, nickname and spelling; the address, city, state and ZIP raise or lower the score. Candidates are scored by the fitted model (up to ${LOOKUP_LIMITS.piiCandidates} per input) and returned from score ${LOOKUP_LIMITS.piiMinScore} unless minScore says otherwise.`;
+const PII_RULE = `${PII_MESSAGES.names} ${PII_MESSAGES.place} ${PII_MESSAGES.houseNumber} Names are compared by sound, nickname and spelling; the address, city, state and ZIP raise or lower the score. Candidates are scored by the fitted model (up to ${LOOKUP_LIMITS.piiCandidates} per input) and returned from score ${LOOKUP_LIMITS.piiMinScore} unless minScore says otherwise.`;
 
 function endpointRules(endpoint: LookupEndpoint): string {
   const inputs = LOOKUP_ENDPOINTS[endpoint] as readonly InputName[];

@@ -32,11 +32,21 @@ function cursorValue(field: string, value: number, params: Params): string {
   return params.add(value, field === 'cost' ? 'numeric' : 'int');
 }
 
-type Cursor = [value: number, id: number];
+/** The sort it was made for ('-at', 'identities'), the last row's sort value and its id. */
+type Cursor = [sort: string, value: number, id: number];
 
 export const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
-function decodeCursor(text: string, field: string): Cursor {
+const INT_MAX = 2_147_483_647;
+/** Whether a sort value fits its column: whole microseconds for a time, an int for a metric, any number for cost. */
+function fits(field: string, value: number): boolean {
+  if (field === 'at') return Number.isSafeInteger(value);
+  if (field === 'cost') return Number.isFinite(value) && Math.abs(value) < 1e12;
+  return Number.isSafeInteger(value) && Math.abs(value) <= INT_MAX;
+}
+
+/** A cursor this report gave, for this sort; anything else (tampered, stale, from another sort) is a 400. */
+function decodeCursor(text: string, sort: string, field: string): [value: number, id: number] {
   const bad = () =>
     new BadRequest(USAGE_MESSAGES.cursor, [{ path: 'querystring.after', message: USAGE_MESSAGES.cursor }]);
   let parsed: unknown;
@@ -45,11 +55,10 @@ function decodeCursor(text: string, field: string): Cursor {
   } catch {
     throw bad();
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || !Number.isSafeInteger(parsed[1])) throw bad();
-  const [value, id] = parsed as [unknown, number];
-  if (typeof value !== 'number' || !Number.isFinite(value) || (field === 'at' && !Number.isSafeInteger(value))) {
-    throw bad();
-  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== sort) throw bad();
+  const [, value, id] = parsed as [string, unknown, unknown];
+  if (typeof value !== 'number' || !fits(field, value)) throw bad();
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw bad();
   return [value, id];
 }
 
@@ -67,8 +76,9 @@ export async function callsPage(
     `at < ${params.add(query.to.toISOString(), 'timestamptz')}`,
   ];
   const column = columnOf(field);
+  const sort = `${descending ? '-' : ''}${field}`;
   if (query.after) {
-    const [value, id] = decodeCursor(query.after, field);
+    const [value, id] = decodeCursor(query.after, sort, field);
     conditions.push(
       `(${column}, id) ${descending ? '<' : '>'} (${cursorValue(field, value, params)}, ${params.add(id, 'bigint')})`,
     );
@@ -83,7 +93,7 @@ export async function callsPage(
   const last = page.at(-1);
   const more = rows.length > query.pageSize && last !== undefined;
   const next = more
-    ? encodeCursor([field === 'at' ? last.atMicros : (last[field as keyof UsageCall] as number), last.id])
+    ? encodeCursor([sort, field === 'at' ? last.atMicros : (last[field as keyof UsageCall] as number), last.id])
     : null;
   return { calls: page.map(({ atMicros: _, ...call }) => call), next };
 }

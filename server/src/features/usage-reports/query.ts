@@ -19,11 +19,27 @@ import { z } from 'zod';
 
 const DAY = 86_400_000;
 
-const instant = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
-const id = z.coerce.number().int().positive();
+/** Times PostgreSQL and every engine here hold: the years 1970 to 9999. */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(10_000, 0, 1);
+const instant = z.iso
+  .datetime({ offset: true })
+  .transform((value) => new Date(value))
+  .refine((d) => d.getTime() >= EARLIEST && d.getTime() < LATEST, { message: USAGE_MESSAGES.year });
+/** An id as the database stores it: a positive 32-bit integer (anything larger names no one). */
+const id = z.coerce.number().int().positive().max(2_147_483_647, { message: USAGE_MESSAGES.noSuchId });
 
-/** Whether the runtime knows the IANA zone (PostgreSQL knows the same names). */
+/**
+ * Whether the zone is an IANA name both the runtime and PostgreSQL know. The runtime keeps some names PostgreSQL
+ * has dropped (US/Pacific-New), so a name is also looked up in PostgreSQL's list once the server has read it
+ * (`knowTimeZones`, at start).
+ */
+let databaseZones: ReadonlySet<string> | null = null;
+export function knowTimeZones(names: Iterable<string>): void {
+  databaseZones = new Set(names);
+}
 export function isTimeZone(tz: string): boolean {
+  if (databaseZones && !databaseZones.has(tz)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;

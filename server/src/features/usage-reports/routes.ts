@@ -9,7 +9,7 @@ import type { Database } from '../../db/client';
 import { requireRank } from '../../http/auth';
 import { BadRequest } from '../../http/errors';
 import { callsCsv, callsPage } from './calls';
-import { type ReportQuery, type ReportQueryInput, reportQuery, settle } from './query';
+import { knowTimeZones, type ReportQuery, type ReportQueryInput, reportQuery, settle } from './query';
 import { seriesOf, totalsOf } from './report';
 import { scopeOf, type Who } from './scope';
 
@@ -19,6 +19,15 @@ export function registerUsageReportRoutes(app: FastifyInstance, deps: { database
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { database } = deps;
   const options = { preHandler: requireRank('user'), schema: { querystring: reportQuery } };
+  // The export walks every page itself: a page size or cursor there would be ignored, so it is refused.
+  const exportOptions = {
+    preHandler: requireRank('user'),
+    schema: { querystring: reportQuery.omit({ after: true, pageSize: true }) },
+  };
+  app.addHook('onReady', async () => {
+    const zones = await database.query<{ name: string }>('select name from pg_timezone_names');
+    knowTimeZones(zones.map((z) => z.name));
+  });
 
   async function prepare(request: FastifyRequest): Promise<{ query: ReportQuery; who: Who }> {
     const input = request.query as ReportQueryInput;
@@ -50,7 +59,7 @@ export function registerUsageReportRoutes(app: FastifyInstance, deps: { database
     return { usageCalls: { ...range(query), ...(await callsPage(database, query, who)) } };
   });
 
-  r.get('/v2/usage/calls.csv', options, async (request, reply: FastifyReply) => {
+  r.get('/v2/usage/calls.csv', exportOptions, async (request, reply: FastifyReply) => {
     const { query, who } = await prepare(request);
     const name = `usage-${day(query.from)}-to-${day(query.to)}.csv`;
     reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`);

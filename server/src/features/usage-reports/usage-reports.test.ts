@@ -289,10 +289,48 @@ describe('usage calls', () => {
       'nonsense',
       Buffer.from('[1]').toString('base64url'),
       Buffer.from('["x",1]').toString('base64url'),
+      Buffer.from('["-at","x",1]').toString('base64url'),
     ]) {
       const res = await api.get(`/v2/usage/calls?${q({ after })}`, cookies.admin!);
       expect(res.statusCode).toBe(400);
       expect(res.json().fields).toEqual([{ path: 'querystring.after', message: expect.stringContaining('cursor') }]);
+    }
+  });
+
+  it('answers 400, never 500, for a cursor of another sort or a value its column cannot hold', async () => {
+    // A real cursor of the default sort, sent with another sort (the console's Back button could do this).
+    const first = await api.get(`/v2/usage/calls?${q({ organizationId: orgA, pageSize: 10 })}`, cookies.admin!);
+    const next = first.json().usageCalls.next as string;
+    expect(next).toEqual(expect.any(String));
+    const cursor = (value: unknown, sort = 'identities') =>
+      Buffer.from(JSON.stringify([sort, value, 1])).toString('base64url');
+    for (const [sort, after] of [
+      ['-identities', next],
+      ['identities', cursor(1.5)],
+      ['identities', cursor(1e20)],
+      ['identities', cursor(3e9)],
+      ['cost', cursor(1e300, 'cost')],
+      ['-at', cursor(1.5, '-at')],
+    ]) {
+      const res = await api.get(
+        `/v2/usage/calls?${q({ organizationId: orgA, sort: sort!, after: after! })}`,
+        cookies.admin!,
+      );
+      expect(res.statusCode, `${sort} ${after}`).toBe(400);
+      expect(res.json().fields).toEqual([{ path: 'querystring.after', message: expect.stringContaining('cursor') }]);
+    }
+    // The same cursor with its own sort is served.
+    expect(
+      (await api.get(`/v2/usage/calls?${q({ organizationId: orgA, pageSize: 10, after: next })}`, cookies.admin!))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('refuses a page size or cursor on the export, which walks every page itself', async () => {
+    const extras: Record<string, string | number>[] = [{ pageSize: 10 }, { after: 'x' }];
+    for (const extra of extras) {
+      const res = await api.get(`/v2/usage/calls.csv?${q(extra)}`, cookies.admin!);
+      expect(res.statusCode, JSON.stringify(extra)).toBe(400);
     }
   });
 });
@@ -352,6 +390,14 @@ describe('usage query errors', () => {
     [{ method: 'PATCH' }, 'querystring.method', ''],
     [{ path: '/byShoeSize' }, 'querystring.path', ''],
     [{ userId: 'me' }, 'querystring.userId', ''],
+    [{ userId: 99_999_999_999 }, 'querystring.userId', 'There is no such id.'],
+    [{ organizationId: 3_000_000_000 }, 'querystring.organizationId', 'There is no such id.'],
+    [{ tz: 'US/Pacific-New' }, 'querystring.tz', 'Unknown time zone "US/Pacific-New"'],
+    [
+      { from: '0000-01-01T00:00:00Z', to: '0000-01-02T00:00:00Z' },
+      'querystring.from',
+      'between the years 1970 and 9999',
+    ],
     [{ shoe: 1 }, 'querystring', ''],
   ];
   it.each(bad)('%j answers 400 naming %s', async (params, path, message) => {

@@ -56,6 +56,10 @@ export default function UsagePage() {
   const [page, setPage] = useState<CallsPage | null>(null);
   /** The cursors of the pages before the current one (the first page has none). */
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  // A cursor belongs to one query: any change of it (Back and Forward included) starts again at the first page.
+  const searchKey = search.toString();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the reset is keyed on the query string alone
+  useEffect(() => setCursors([undefined]), [searchKey]);
 
   const change = useCallback(
     (patch: Partial<UsageState>) => {
