@@ -2,6 +2,7 @@
 // browser tests in real Chromium when it is installed.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { buildClientsIfNeeded } from './build-clients.mjs';
 import { buildConsoleIfNeeded, root } from './build-if-needed.mjs';
 import { chromiumPath } from './chromium.mjs';
 
@@ -12,6 +13,7 @@ if (!e2eOnly && process.env.TEST_DATABASE_URL) projects.push('server-postgres');
 const chrome = chromiumPath();
 if (chrome) {
   buildConsoleIfNeeded();
+  buildClientsIfNeeded(); // the Client Libraries page installs them
   projects.push('e2e');
 } else {
   console.log('Browser tests skipped: no Chromium found; run `apt-get install -y chromium` or set CHROME_PATH.');

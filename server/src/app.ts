@@ -18,6 +18,7 @@ import { createSessionRotation } from './features/auth/rotation';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
 import { createBilling } from './features/contracts/billing';
+import { registerClientPackageRoutes } from './features/client-packages/routes';
 import { registerContractRoutes } from './features/contracts/routes';
 import { sessionAuthenticator } from './features/identities/caller';
 import { createIdempotency } from './features/identities/idempotency';
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSystemRoutes(app, { database, version });
   registerOpenApiRoute(app);
+  registerClientPackageRoutes(app, { dir: config.clientsDir });
   registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub, limiter }), cookies });
   registerTermsRoutes(app, { database, rotation });
   registerImpersonationRoutes(app, { database, rotation });

@@ -28,6 +28,7 @@ const envSchema = z.object({
   CDN_HOST: optional,
   CI_HOST: optional,
   STATIC_DIR: optional,
+  CLIENTS_DIR: optional,
   TESSERA_VERSION: optional,
   SEED_IDENTITIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
@@ -70,6 +71,8 @@ export interface Config {
   assetPrefix: string;
   ciHost: string | null;
   staticDir: string;
+  /** The client libraries' packages (scripts/build-clients.mjs), offered at /clients/{file}. */
+  clientsDir: string;
   versionOverride: string | null;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
@@ -183,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     assetPrefix: cdnPrefix(e.CDN_HOST),
     ciHost: e.CI_HOST,
     staticDir: resolvedDir(e.STATIC_DIR ?? path.join(repoRoot, 'web/dist')),
+    clientsDir: path.resolve(e.CLIENTS_DIR ?? path.join(repoRoot, 'clients/dist')),
     versionOverride: e.TESSERA_VERSION,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -34,7 +34,7 @@ export const PAGE_MODULES: Record<string, Loader> = {
   'root-deployment': frame,
   'super-sessions': () => import('../pages/sessions/sessions-page'),
   'api-reference': () => import('../pages/api-reference/api-reference-page'),
-  'client-libraries': frame,
+  'client-libraries': () => import('../pages/client/client-libraries-page'),
   signup: () => import('../pages/signup/signup-page'),
   terms: () => import('../pages/terms/terms-page'),
   'user-organizations': () => import('../pages/organizations/organizations-page'),

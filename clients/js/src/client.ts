@@ -1,0 +1,441 @@
+/** The client: requests, authorization, retries, timeouts and idempotency keys around the generated lookups. */
+import { Authorizer } from './auth.js';
+import { isReplayable, type PreparedBody, prepareBody } from './body.js';
+import { CsvReply, type CsvReplyHooks } from './csv.js';
+import { TesseraError } from './errors.js';
+import {
+  ENDPOINTS,
+  type Endpoint,
+  type EndpointBatchInputs,
+  type EndpointInputs,
+  Lookups,
+  STRING_INPUT,
+} from './generated/openapi.js';
+import type {
+  BatchOptions,
+  BatchReplyFor,
+  CallOptions,
+  ClientOptions,
+  CsvSource,
+  CsvUploadOptions,
+  LookupOptions,
+  LookupReplyFor,
+  RateLimitInfo,
+  ReplyMeta,
+  RetryOptions,
+} from './types.js';
+import { VERSION } from './version.js';
+
+const LOOKUP_PATH = '/v2/identities/';
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RETRY: Required<Omit<RetryOptions, 'onRetry'>> = {
+  retries: 3,
+  statuses: [429, 503],
+  baseDelayMs: 500,
+  maxDelayMs: 10_000,
+  maxRetryAfterMs: 120_000,
+};
+const QUERY_OPTIONS = ['template', 'minScore', 'explain', 'limit', 'format'] as const;
+const UPLOAD_OPTIONS = ['template', 'minScore', 'explain', 'limit'] as const;
+
+type ResolvedRetry = Required<Omit<RetryOptions, 'onRetry'>> & Pick<RetryOptions, 'onRetry'>;
+
+interface Exchange {
+  method: 'GET' | 'POST' | 'PUT';
+  endpoint: Endpoint;
+  query: URLSearchParams;
+  accept: string;
+  headers: Record<string, string>;
+  body?: () => Promise<PreparedBody>;
+  replayable: boolean;
+  idempotencyKey: string | undefined;
+  /** Hand back the reply as a stream (CSV) rather than reading it whole (JSON). */
+  stream: boolean;
+  options: CallOptions;
+}
+
+interface Exchanged {
+  response: Response;
+  meta: ReplyMeta;
+  /** For a streamed reply: releasing the call, stopping it, and why it was aborted. */
+  hooks: CsvReplyHooks;
+  /** The JSON reply's text, read within the timeout. */
+  text?: string;
+}
+
+function resolveRetry(base: RetryOptions | false | undefined, call: RetryOptions | false | undefined): ResolvedRetry {
+  if (base === false || call === false) return { ...DEFAULT_RETRY, retries: 0 };
+  return { ...DEFAULT_RETRY, ...base, ...call };
+}
+
+/** Exponential backoff with jitter: about base * 2^(attempt - 1), capped, between half and all of it. */
+function backoff(retry: ResolvedRetry, attempt: number): number {
+  const full = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(full / 2 + (Math.random() * full) / 2);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A random UUID (v4), from WebCrypto where it is available. */
+function uuid(): string {
+  const c = globalThis.crypto;
+  if (typeof c?.randomUUID === 'function') return c.randomUUID();
+  const bytes = new Uint8Array(16);
+  if (typeof c?.getRandomValues === 'function') c.getRandomValues(bytes);
+  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const numberHeader = (headers: Headers, name: string): number | undefined => {
+  const value = headers.get(name);
+  return value === null || value.trim() === '' || Number.isNaN(Number(value)) ? undefined : Number(value);
+};
+
+function rateLimitOf(headers: Headers): RateLimitInfo {
+  return {
+    limit: numberHeader(headers, 'ratelimit-limit'),
+    remaining: numberHeader(headers, 'ratelimit-remaining'),
+    reset: numberHeader(headers, 'ratelimit-reset'),
+    policy: headers.get('ratelimit-policy') ?? undefined,
+  };
+}
+
+/** Adds `meta` to a reply object without making it part of its JSON. */
+function withMeta<T extends object>(value: T, meta: ReplyMeta): T & { readonly meta: ReplyMeta } {
+  Object.defineProperty(value, 'meta', { value: meta, enumerable: false });
+  return value as T & { readonly meta: ReplyMeta };
+}
+
+function setOptions(query: URLSearchParams, options: object, names: readonly string[]) {
+  const given = options as Record<string, unknown>;
+  for (const name of names) {
+    const value = given[name];
+    if (value !== undefined && value !== null) query.set(name, String(value));
+  }
+}
+
+/**
+ * A client of the Tessera lookup API.
+ *
+ * ```js
+ * const client = new TesseraClient({ baseUrl: 'https://tessera.example.com', apiKey: process.env.TESSERA_API_KEY });
+ * const { identities } = await client.byEmail('someone@example.com');
+ * ```
+ */
+export class TesseraClient extends Lookups {
+  /** The package's version. */
+  static readonly VERSION = VERSION;
+  /** The lookup endpoints, for `lookup`, `batch` and `uploadCsv`. */
+  static readonly ENDPOINTS = ENDPOINTS;
+
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  private readonly authorizer: Authorizer;
+  private readonly retry: RetryOptions | false | undefined;
+  private readonly fetchImpl: typeof fetch;
+  private readonly headers: Record<string, string>;
+
+  constructor(options: ClientOptions) {
+    super();
+    if (!options || typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl)) {
+      throw new TypeError('baseUrl is needed: the server address, such as https://tessera.example.com');
+    }
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.authorizer = new Authorizer(options.apiKey, options.auth ?? 'plain');
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retry = options.retry;
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') throw new TypeError('No fetch: use Node 20 or later, or pass options.fetch.');
+    this.fetchImpl = (input, init) => fetchImpl(input, init);
+    this.headers = { ...options.headers };
+  }
+
+  /** How the key is presented: plain, signed or legacy. */
+  get auth() {
+    return this.authorizer.mode;
+  }
+
+  async lookup<E extends Endpoint, const O extends LookupOptions = LookupOptions>(
+    endpoint: E,
+    input: EndpointInputs[E],
+    options?: O,
+  ): Promise<LookupReplyFor<O>> {
+    const opts: LookupOptions = options ?? {};
+    const query = new URLSearchParams();
+    if (typeof input === 'string') {
+      const name = STRING_INPUT[endpoint];
+      if (!name) throw new TypeError(`${endpoint} takes named inputs (an object), not a string.`);
+      query.set(name, input);
+    } else if (input && typeof input === 'object') {
+      for (const [name, value] of Object.entries(input)) {
+        if (value !== undefined && value !== null) query.set(name, String(value));
+      }
+    } else {
+      throw new TypeError(`${endpoint} takes a string or an object of named inputs.`);
+    }
+    setOptions(query, opts, QUERY_OPTIONS);
+    const csv = opts.format === 'csv';
+    return (await this.reply(
+      {
+        method: 'GET',
+        endpoint,
+        query,
+        accept: csv ? 'text/csv' : 'application/json',
+        headers: {},
+        replayable: true,
+        idempotencyKey: undefined,
+        stream: csv,
+        options: opts,
+      },
+      csv,
+    )) as LookupReplyFor<O>;
+  }
+
+  async batch<E extends Endpoint, const O extends BatchOptions = BatchOptions>(
+    endpoint: E,
+    inputs: readonly EndpointBatchInputs[E][],
+    options?: O,
+  ): Promise<BatchReplyFor<O>> {
+    const opts: BatchOptions = options ?? {};
+    if (!Array.isArray(inputs)) throw new TypeError('A batch is an array of inputs.');
+    const body: Record<string, unknown> = { inputs };
+    for (const name of QUERY_OPTIONS) if (opts[name] !== undefined) body[name] = opts[name];
+    const json = JSON.stringify(body);
+    const csv = opts.format === 'csv';
+    return (await this.reply(
+      {
+        method: 'POST',
+        endpoint,
+        query: new URLSearchParams(),
+        accept: csv ? 'text/csv' : 'application/json',
+        headers: { 'content-type': 'application/json' },
+        body: async () => ({ body: json, stream: false, stop: () => undefined }),
+        replayable: true,
+        idempotencyKey: opts.idempotencyKey === false ? undefined : (opts.idempotencyKey ?? uuid()),
+        stream: csv,
+        options: opts,
+      },
+      csv,
+    )) as BatchReplyFor<O>;
+  }
+
+  async uploadCsv(endpoint: Endpoint, source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
+    const opts: CsvUploadOptions = options ?? {};
+    if (!ENDPOINTS.includes(endpoint)) throw new TypeError(`Unknown endpoint ${String(endpoint)}.`);
+    const query = new URLSearchParams();
+    setOptions(query, opts, UPLOAD_OPTIONS);
+    const headers: Record<string, string> = { 'content-type': 'text/csv' };
+    if (opts.compression === false) headers['accept-encoding'] = 'identity';
+    return (await this.reply(
+      {
+        method: 'PUT',
+        endpoint,
+        query,
+        accept: 'text/csv',
+        headers,
+        body: () => prepareBody(source),
+        replayable: isReplayable(source),
+        idempotencyKey: opts.idempotencyKey === false ? undefined : (opts.idempotencyKey ?? uuid()),
+        stream: true,
+        options: opts,
+      },
+      true,
+    )) as CsvReply;
+  }
+
+  /** Runs an exchange and makes its reply: a CsvReply, or the parsed JSON with `meta`. */
+  private async reply(exchange: Exchange, csv: boolean): Promise<unknown> {
+    const done = await this.exchange(exchange);
+    if (csv) return new CsvReply(done.response, done.meta, done.hooks);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(done.text ?? '');
+    } catch (cause) {
+      throw new TesseraError({
+        status: done.meta.status,
+        code: 'invalid_response',
+        message: `The reply was not JSON (${done.response.headers.get('content-type') ?? 'no content type'}).`,
+        requestId: done.meta.requestId,
+        headers: done.meta.headers,
+        body: done.text,
+        attempts: done.meta.attempts,
+        cause,
+      });
+    }
+    if (typeof parsed !== 'object' || parsed === null) {
+      throw new TesseraError({
+        status: done.meta.status,
+        code: 'invalid_response',
+        message: 'The reply was not a JSON object.',
+        requestId: done.meta.requestId,
+        body: parsed,
+        attempts: done.meta.attempts,
+      });
+    }
+    return withMeta(parsed, done.meta);
+  }
+
+  /** Sends the request, retrying 429 and 503 as configured, each attempt within the timeout. */
+  private async exchange(x: Exchange): Promise<Exchanged> {
+    const retry = resolveRetry(this.retry, x.options.retry);
+    const attempts = x.replayable ? Math.max(0, retry.retries) + 1 : 1;
+    const timeoutMs = x.options.timeoutMs ?? this.timeoutMs;
+    const search = x.query.toString();
+    const url = `${this.baseUrl}${LOOKUP_PATH}${x.endpoint}${search ? `?${search}` : ''}`;
+    const signal = x.options.signal;
+
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw abortedError(signal.reason, attempt - 1);
+      const headers: Record<string, string> = {
+        accept: x.accept,
+        'user-agent': `tessera-js/${VERSION}`,
+        ...x.headers,
+        ...this.headers,
+        ...x.options.headers,
+        authorization: await this.authorizer.header(),
+      };
+      if (x.idempotencyKey) headers['idempotency-key'] = x.idempotencyKey;
+
+      const prepared = x.body ? await x.body() : undefined;
+      const controller = new AbortController();
+      let reason: TesseraError | undefined;
+      /** Ends the attempt: the request, its reply, and the reading of a streamed upload's source. */
+      const stop = (why: TesseraError) => {
+        reason ??= why;
+        controller.abort(why);
+        prepared?.stop();
+      };
+      const timer = setTimeout(() => {
+        const message = `No reply from ${x.method} ${LOOKUP_PATH}${x.endpoint} within ${timeoutMs} ms.`;
+        stop(new TesseraError({ status: 0, code: 'timeout', message, attempts: attempt }));
+      }, timeoutMs);
+      const onAbort = () => stop(abortedError(signal?.reason, attempt));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const release = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const hooks: CsvReplyHooks = {
+        done: release,
+        stop: () => {
+          controller.abort(abortedError('The CSV reply was cancelled.', attempt));
+          prepared?.stop();
+        },
+        abortReason: () => reason,
+      };
+
+      let response: Response;
+      try {
+        const init: RequestInit & { duplex?: 'half' } = { method: x.method, headers, signal: controller.signal };
+        if (prepared) {
+          init.body = prepared.body;
+          if (prepared.stream) init.duplex = 'half';
+        }
+        response = await this.fetchImpl(url, init);
+      } catch (cause) {
+        release();
+        prepared?.stop();
+        const hint = prepared?.stream && inBrowser() ? BROWSER_STREAM_HINT : '';
+        throw reason ?? networkError(cause, url, attempt, hint);
+      }
+
+      const meta: ReplyMeta = {
+        status: response.status,
+        requestId: response.headers.get('x-request-id') ?? undefined,
+        headers: response.headers,
+        replayed: response.headers.get('idempotent-replayed') === 'true',
+        idempotencyKey: x.idempotencyKey,
+        attempts: attempt,
+        rateLimit: rateLimitOf(response.headers),
+      };
+
+      if (response.ok) {
+        if (x.stream) {
+          clearTimeout(timer);
+          return { response, meta, hooks };
+        }
+        try {
+          const text = await response.text();
+          return { response, meta, hooks, text };
+        } catch (cause) {
+          throw reason ?? networkError(cause, url, attempt);
+        } finally {
+          release();
+        }
+      }
+
+      let error: TesseraError;
+      try {
+        error = await TesseraError.fromResponse(response, attempt);
+      } finally {
+        release();
+        // An upload refused while it is still being sent need not go on.
+        if (prepared?.stream) {
+          controller.abort();
+          prepared.stop();
+        }
+      }
+      if (reason) throw reason;
+      if (attempt >= attempts || !retry.statuses.includes(response.status)) throw error;
+      const retryAfterMs = error.retryAfterMs;
+      if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) throw error;
+      const delayMs = retryAfterMs ?? backoff(retry, attempt);
+      retry.onRetry?.({
+        attempt,
+        error,
+        delayMs,
+        retryAfterMs,
+        method: x.method,
+        url,
+        idempotencyKey: x.idempotencyKey,
+      });
+      try {
+        await sleep(delayMs, signal);
+      } catch (cause) {
+        throw abortedError(cause, attempt);
+      }
+    }
+  }
+}
+
+function abortedError(cause: unknown, attempts: number): TesseraError {
+  return new TesseraError({ status: 0, code: 'aborted', message: 'The call was aborted.', attempts, cause });
+}
+
+const BROWSER_STREAM_HINT =
+  ' (browsers send a stream body only over HTTP/2: upload a Blob or File instead, which any connection can carry)';
+
+const inBrowser = () => typeof window !== 'undefined' && typeof document !== 'undefined';
+
+function networkError(cause: unknown, url: string, attempts: number, hint = ''): TesseraError {
+  const detail =
+    cause instanceof Error
+      ? `${cause.message}${cause.cause instanceof Error ? ` (${cause.cause.message})` : ''}`
+      : String(cause);
+  return new TesseraError({
+    status: 0,
+    code: 'network_error',
+    message: `Could not reach ${new URL(url).origin}: ${detail}${hint}`,
+    attempts,
+    cause,
+  });
+}
