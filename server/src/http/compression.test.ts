@@ -1,5 +1,16 @@
 /** Compression both ways: replies by Accept-Encoding (streamed CSV too), compressed request bodies, and their faults. */
-import { brotliCompressSync, brotliDecompressSync, constants, deflateSync, gunzipSync, gzipSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  constants,
+  createBrotliDecompress,
+  createGunzip,
+  deflateSync,
+  gunzipSync,
+  gzipSync,
+} from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { STREAM_MESSAGES } from '../features/identities/csv-stream';
@@ -24,6 +35,13 @@ const call = (
 
 const decode = (encoding: string | undefined, body: Buffer) =>
   encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
+
+/** The app's address on loopback, listening from the first test that needs it. */
+async function listening(): Promise<string> {
+  const address = t.app.server.address() as AddressInfo | null;
+  if (address) return `http://127.0.0.1:${address.port}`;
+  return t.app.listen({ port: 0, host: '127.0.0.1' });
+}
 
 describe('compression', () => {
   it('compresses a batch reply with brotli or gzip as Accept-Encoding asks, and not without it', async () => {
@@ -214,8 +232,31 @@ describe('compression', () => {
     expect(fine.body.split('\r\n')).toHaveLength(2002);
   });
 
+  it('sends a compressed streamed PUT batch by batch, while the body is still arriving', async () => {
+    const base = await listening();
+    for (const encoding of ['gzip', 'br'] as const) {
+      // 600 short rows: the first batch of 500 is answered before the rest of the body is sent. Compressed, its
+      // rows are a few kilobytes: without a flush they would wait in the compressor for the body to end.
+      const req = httpRequest(`${base}/v2/identities/byEmail?template=3`, {
+        method: 'PUT',
+        headers: { ...CONSOLE_HEADERS, cookie, 'content-type': 'text/csv', 'accept-encoding': encoding },
+      });
+      req.write(`email\n${'nobody@nowhere.example\n'.repeat(600)}`);
+      const res = await new Promise<import('node:http').IncomingMessage>((resolve) => req.once('response', resolve));
+      expect([res.statusCode, res.headers['content-encoding']]).toEqual([200, encoding]);
+      const text = res.pipe(encoding === 'br' ? createBrotliDecompress() : createGunzip());
+      let got = '';
+      for await (const chunk of text) {
+        got += chunk;
+        if (got.split('\r\n').length > 400) break; // rows of the first batch, while the request is still open
+      }
+      expect(got.split('\r\n').length).toBeGreaterThan(400);
+      req.destroy();
+    }
+  });
+
   it('leaves the WebSocket alone when the handshake offers compression, as browsers do', async () => {
-    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await listening();
     const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws?url=${encodeURIComponent('http://localhost:3000/')}`, {
       headers: { 'accept-encoding': 'gzip, deflate, br' },
     });

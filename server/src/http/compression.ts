@@ -45,7 +45,14 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     global: true,
     encodings: ['br', 'gzip', 'deflate', 'identity'],
     threshold: COMPRESSION_THRESHOLD,
-    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
+    // Every write is flushed: a streamed reply (a PUT's CSV, written a batch of rows at a time) reaches the client
+    // batch by batch, as it does uncompressed, instead of waiting in the compressor for a block to fill, which
+    // stalled clients that read a reply's first rows before sending more. A one-piece reply is one write anyway.
+    zlibOptions: { flush: constants.Z_SYNC_FLUSH },
+    brotliOptions: {
+      params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY },
+      flush: constants.BROTLI_OPERATION_FLUSH,
+    },
     customTypes: compressible,
     requestEncodings: [...REQUEST_ENCODINGS],
     // Plain 4xx errors with a statusCode: the error handler shows their message as it is.
