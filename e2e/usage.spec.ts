@@ -108,6 +108,19 @@ describe('usage (issue 16)', () => {
     await lookup();
     await expect.poll(() => page.getByTestId('call-row').count(), { timeout: 10_000 }).toBe(4);
     await expect.poll(() => total(page, 'Requests').textContent(), { timeout: 10_000 }).toBe('4');
+
+    // Ranges: a preset keeps today's calls; a custom range before them has none, and its pickers are in the URL.
+    await choose(page, 'Range', 'Last week');
+    await page.waitForURL(/range=week/);
+    await expect.poll(() => total(page, 'Requests').textContent()).toBe('4');
+    await choose(page, 'Range', 'Custom');
+    await page.getByLabel('From').first().waitFor();
+    const before = new URL(page.url());
+    before.searchParams.set('from', '2026-01-01T00:00:00.000Z');
+    before.searchParams.set('to', '2026-01-08T00:00:00.000Z');
+    await page.goto(before.href);
+    await expect.poll(() => total(page, 'Requests').textContent()).toBe('0');
+    expect(query(page).get('range')).toBe('custom');
   });
 
   for (const colorScheme of ['light', 'dark'] as const) {

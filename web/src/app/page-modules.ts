@@ -19,7 +19,7 @@ export const PAGE_MODULES: Record<string, Loader> = {
   'user-home': () => import('../pages/home/home-page'),
   login: () => import('../pages/login/login-page'),
   error: () => import('../pages/error/error-page'),
-  'user-playground': frame,
+  'user-playground': () => import('../pages/playground/playground-page'),
   'user-profile': () => import('../pages/profile/profile-page'),
   password: () => import('../pages/password/password-page'),
   'super-billing': frame,

@@ -3,8 +3,6 @@
  * Each entry disappears when its page module is written.
  */
 export const PAGE_DESCRIPTIONS: Record<string, string> = {
-  'user-playground':
-    'Try any lookup of the v2 API against live data: pick a method and path, fill its parameters, choose a template and an output format (CSV or JSON), and see the reply as you type.',
   'super-billing': 'Invoices and payments of every organization, with their contracts and amounts due.',
   'super-segments': 'Audience segments: saved lookups that select identity records, and their sizes.',
   'root-clusters': 'The database and search clusters the service runs on, and their health.',
@@ -15,12 +13,6 @@ export const PAGE_DESCRIPTIONS: Record<string, string> = {
   'root-release': 'A release: its version, notes and the deployments that carry it.',
   'root-deployments': 'Every deployment: which release went to which cluster, when, and by whom.',
   'root-deployment': 'A deployment: its release, cluster, status and log.',
-  'api-reference': 'Every endpoint of the v2 API: parameters, replies, match scores and error codes, with examples.',
-  'client-libraries': 'The JavaScript, Python and Java clients: how to install them and call each lookup.',
-  'user-key': 'An API key: its name, owner, allowed record types and when it was last used.',
-  'user-templates': 'The templates that shape lookup replies, with who may edit each.',
-  'user-template': 'A template: the fields and shape of a lookup reply, edited beside a live preview.',
-  'user-usage': 'Requests and matched records over time, by user, method and path, as a chart or a table.',
   faq: 'Answers to the questions customers ask most about lookups, matching, keys and billing.',
   scoring: 'How a match score is computed and what each range of scores means.',
   contact: 'Write to the Tessera team; we answer by e-mail.',
