@@ -229,13 +229,28 @@ describe('playground (issue 17)', () => {
     await page.screenshot({ path: `${SHOTS}/explain-light-1280.png`, fullPage: true });
   });
 
-  it('gives code samples that run as shown (key filled in) and return the same identities', async () => {
+  it('gives code samples, with the client libraries installed from this server, that run as shown and return the same identities', async () => {
     const page = await openPage();
     const made = await callApi(page, 'POST', '/v2/keys', { name: 'playground samples' });
     expect(made.status).toBe(201);
     const item = Object.values((made.body as { keys: Record<string, { id: string; secret: string }> }).keys)[0]!;
     const key = `${item.id}${item.secret}`;
     const dir = mkdtempSync(join(tmpdir(), 'playground-samples-'));
+    // The client libraries, installed from this server as the Client Libraries page says.
+    const listed = (await (await fetch(`${env.server.url}/v2/clients`)).json()) as {
+      clientPackages: { language: string; file: string }[];
+    };
+    const fileOf = (language: string) => listed.clientPackages.find((p) => p.language === language)!.file;
+    const url = (file: string) => `${env.server.url}/clients/${file}`;
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', url(fileOf('js'))], { cwd: dir, timeout: 120_000 });
+    execFileSync('python3', ['-m', 'venv', join(dir, 'venv')], { timeout: 120_000 });
+    execFileSync(join(dir, 'venv/bin/pip'), ['install', '-q', url(fileOf('python'))], {
+      cwd: dir,
+      timeout: 120_000,
+      env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1' },
+    });
+    const jar = join(dir, fileOf('java'));
+    writeFileSync(jar, Buffer.from(await (await fetch(url(fileOf('java')))).arrayBuffer()));
     const cases = [
       { url: '/playground?path=byId&id=7&format=json', ids: [7] },
       { url: `/playground?method=POST&path=byId&format=json&batch=${encodeURIComponent('7\n8')}`, ids: [7, 8] },
@@ -253,8 +268,13 @@ describe('playground (issue 17)', () => {
           { curl: 'sample.sh', JavaScript: 'sample.mjs', Python: 'sample.py', Java: 'Lookup.java' }[language]!,
         );
         writeFileSync(file, code);
-        const command = { curl: 'sh', JavaScript: 'node', Python: 'python3', Java: 'java' }[language]!;
-        const output = execFileSync(command, [file], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+        const [command, ...args] = {
+          curl: ['sh'],
+          JavaScript: ['node'],
+          Python: [join(dir, 'venv/bin/python3')],
+          Java: ['java', '-cp', jar],
+        }[language]!;
+        const output = execFileSync(command!, [...args, file], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
         const body = JSON.parse(output) as {
           identities?: { id: number }[];
           results?: { identities: { id: number }[] }[];
@@ -269,7 +289,7 @@ describe('playground (issue 17)', () => {
     // The language is remembered in the settings.
     await page.reload();
     await page.getByRole('tab', { name: 'Java', exact: true, selected: true }).waitFor();
-  }, 120_000);
+  }, 240_000);
 
   for (const colorScheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {

@@ -1,30 +1,55 @@
 /**
- * The current request as code a developer runs unchanged once their key is in: curl, and plain fetch (Node 20+),
- * urllib (Python 3.9+) and java.net.http (Java 17), none of them needing a client library. The key is the
- * placeholder YOUR_API_KEY; the address is this server's.
+ * The current request as code a developer runs unchanged once their key is in: curl, and the client libraries
+ * (clients/, installed from the Client Libraries page): @tessera/client for JavaScript (Node 20+), tessera-client
+ * for Python (3.9+) and tessera-client.jar for Java (17). The key is the placeholder YOUR_API_KEY; the address is
+ * this server's.
  */
+import type { LookupEndpoint } from '@tessera/common/lookups';
 import type { BatchInput } from './batch';
 import type { PlaygroundState } from './playground-state';
-import { requestUrl } from './playground-state';
+import { optionsOf, requestUrl } from './playground-state';
 import { postBody } from './run-request';
 
 export const KEY_PLACEHOLDER = 'YOUR_API_KEY';
 export const SAMPLE_LANGUAGES = ['curl', 'JavaScript', 'Python', 'Java'] as const;
 export type SampleLanguage = (typeof SAMPLE_LANGUAGES)[number];
 
+/** An option's value as the clients take it: numbers as numbers, explain as a boolean. */
+type OptionValue = string | number | boolean;
+
 export interface SampleRequest {
   method: PlaygroundState['method'];
+  endpoint: LookupEndpoint;
+  origin: string;
   url: string;
-  /** POST: the JSON body. */
+  /** GET: the named inputs given. */
+  input: Record<string, string>;
+  /** POST: the batch's inputs. */
+  inputs: BatchInput[];
+  /** POST: the JSON body (inputs and options). */
   body: Record<string, unknown> | null;
+  /** The options other than format, as typed values. */
+  options: Record<string, OptionValue>;
   format: PlaygroundState['format'];
 }
 
 export function sampleRequest(state: PlaygroundState, origin: string, inputs: BatchInput[] = []): SampleRequest {
+  const options: Record<string, OptionValue> = {};
+  for (const [k, v] of Object.entries(optionsOf(state))) {
+    if (k === 'format') continue;
+    options[k] = k === 'explain' ? v === 'true' : Number(v);
+  }
+  const input: Record<string, string> = {};
+  for (const [k, v] of Object.entries(state.inputs)) if (v?.trim()) input[k] = v.trim();
   return {
     method: state.method,
+    endpoint: state.endpoint,
+    origin,
     url: `${origin}${requestUrl(state)}`,
+    input,
+    inputs,
     body: state.method === 'POST' ? postBody(state, inputs) : null,
+    options,
     format: state.format,
   };
 }
@@ -41,21 +66,35 @@ function curl(r: SampleRequest): string {
   return lines.join(' \\\n');
 }
 
+/** A flat object as JavaScript source: `{ id: "7", minScore: 50 }`. */
+function jsObject(value: Record<string, unknown>): string {
+  const entries = Object.entries(value);
+  if (entries.length === 0) return '{}';
+  const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+  return `{ ${entries.map(([k, v]) => `${key(k)}: ${JSON.stringify(v)}`).join(', ')} }`;
+}
+
+/** The JavaScript client's options argument: the typed options, and format csv when asked. */
+function jsOptions(r: SampleRequest): string {
+  const all: Record<string, OptionValue> = { ...r.options, ...(r.format === 'csv' ? { format: 'csv' } : {}) };
+  return Object.keys(all).length ? `, ${jsObject(all)}` : '';
+}
+
 function javascript(r: SampleRequest): string {
-  const head = r.method === 'PUT' ? "import { createReadStream } from 'node:fs';\n\n" : '';
-  const headers = [`Authorization: 'Bearer ${KEY_PLACEHOLDER}'`];
-  if (r.method === 'POST') headers.push(`'Content-Type': 'application/json'`);
-  if (r.method === 'PUT') headers.push(`'Content-Type': 'text/csv'`);
-  const options = [`  method: '${r.method}',`, `  headers: { ${headers.join(', ')} },`];
-  if (r.method === 'POST')
-    options.push(`  body: JSON.stringify(${JSON.stringify(r.body, null, 2).replace(/\n/g, '\n  ')}),`);
-  if (r.method === 'PUT') options.push(`  body: createReadStream('input.csv'),`, `  duplex: 'half',`);
-  const print =
-    r.format === 'json' ? 'console.log(JSON.stringify(await res.json(), null, 2));' : 'console.log(await res.text());';
-  return `${head}const res = await fetch(${str(r.url)}, {
-${options.join('\n')}
-});
-if (!res.ok) throw new Error(\`\${res.status}: \${await res.text()}\`);
+  const imports = [`import { TesseraClient } from '@tessera/client';`];
+  if (r.method === 'PUT') imports.push(`import { csvFile } from '@tessera/client/node';`);
+  const call =
+    r.method === 'GET'
+      ? `client.lookup(${str(r.endpoint)}, ${jsObject(r.input)}${jsOptions(r)})`
+      : r.method === 'POST'
+        ? `client.batch(${str(r.endpoint)}, [${r.inputs.map((i) => (typeof i === 'string' ? str(i) : jsObject(i))).join(', ')}]${jsOptions(r)})`
+        : `client.uploadCsv(${str(r.endpoint)}, csvFile('input.csv')${jsOptions({ ...r, format: 'json' })})`;
+  const csv = r.method === 'PUT' || r.format === 'csv';
+  const print = csv ? 'console.log(await reply.text());' : 'console.log(JSON.stringify(reply, null, 2));';
+  return `${imports.join('\n')}
+
+const client = new TesseraClient({ baseUrl: ${str(r.origin)}, apiKey: '${KEY_PLACEHOLDER}' });
+const reply = await ${call};
 ${print}
 `;
 }
@@ -76,56 +115,84 @@ export function pythonLiteral(value: unknown, indent = ''): string {
   return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${pythonLiteral(v, inner)},`).join('\n')}\n${indent}}`;
 }
 
+/** The Python client's keyword arguments. */
+function pyOptions(r: SampleRequest, withFormat = true): string {
+  const names: Record<string, string> = {
+    template: 'template',
+    minScore: 'min_score',
+    limit: 'limit',
+    explain: 'explain',
+  };
+  const args = Object.entries(r.options).map(([k, v]) => `${names[k] ?? k}=${pythonLiteral(v)}`);
+  if (withFormat && r.format === 'csv') args.push('format="csv"');
+  return args.map((a) => `, ${a}`).join('');
+}
+
+/** The endpoint's attribute on the Python client: byEmail → by_email. */
+const pyEndpoint = (endpoint: string) => endpoint.replace(/^by/, 'by_').toLowerCase();
+
 function python(r: SampleRequest): string {
-  const headers = [`"Authorization": "Bearer ${KEY_PLACEHOLDER}"`];
-  let data = '';
-  let head = 'import urllib.request\n';
-  if (r.method === 'POST') {
-    head = `import json\nimport urllib.request\n\nbody = ${pythonLiteral(r.body)}\n`;
-    headers.push('"Content-Type": "application/json"');
-    data = '    data=json.dumps(body).encode(),\n';
-  }
-  if (r.method === 'PUT') {
-    headers.push('"Content-Type": "text/csv"');
-    data = '    data=open("input.csv", "rb").read(),\n';
-  }
-  const print = r.format === 'json' ? 'print(json.dumps(json.load(res), indent=2))' : 'print(res.read().decode())';
-  if (r.format === 'json' && !head.includes('import json')) head = `import json\n${head}`;
-  return `${head}
-request = urllib.request.Request(
-    ${str(r.url)},
-    method="${r.method}",
-${data}    headers={${headers.join(', ')}},
-)
-with urllib.request.urlopen(request) as res:
-    ${print}
+  const target = `client.${pyEndpoint(r.endpoint)}`;
+  const call =
+    r.method === 'GET'
+      ? `${target}.get(${pythonLiteral(r.input)}${pyOptions(r)})`
+      : r.method === 'POST'
+        ? `${target}.batch(${pythonLiteral(r.inputs)}${pyOptions(r)})`
+        : `${target}.upload("input.csv"${pyOptions(r, false)})`;
+  const csv = r.method === 'PUT' || r.format === 'csv';
+  const print = csv ? 'print(reply.text())' : 'print(json.dumps(reply, indent=2))';
+  return `${csv ? '' : 'import json\n\n'}from tessera import Tessera
+
+client = Tessera(${str(r.origin)}, "${KEY_PLACEHOLDER}")
+reply = ${call}
+${print}
 `;
 }
 
+/** The Java client's options, built up from LookupOptions.defaults(). */
+function javaOptions(r: SampleRequest): string {
+  const calls = Object.entries(r.options).map(([k, v]) => `.${k}(${typeof v === 'string' ? str(v) : String(v)})`);
+  return `LookupOptions.defaults()${calls.join('')}`;
+}
+
+const javaEndpoint = (endpoint: string) => `Endpoint.${endpoint.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}`;
+
+/** A named input: LookupInput.named(Map.of("firstName", "Ann", ...)), or a plain key for a single string. */
+function javaInput(input: BatchInput): string {
+  if (typeof input === 'string') return `LookupInput.plain(${str(input)})`;
+  const pairs = Object.entries(input).flatMap(([k, v]) => [str(k), str(v ?? '')]);
+  return `LookupInput.named(Map.of(${pairs.join(', ')}))`;
+}
+
 function java(r: SampleRequest): string {
-  const publisher =
-    r.method === 'GET'
-      ? '.GET()'
-      : r.method === 'POST'
-        ? `.POST(HttpRequest.BodyPublishers.ofString(${str(JSON.stringify(r.body))}))`
-        : '.PUT(HttpRequest.BodyPublishers.ofFile(Path.of("input.csv")))';
-  const type = r.method === 'POST' ? 'application/json' : r.method === 'PUT' ? 'text/csv' : null;
-  return `import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;${r.method === 'PUT' ? '\nimport java.nio.file.Path;' : ''}
+  const endpoint = javaEndpoint(r.endpoint);
+  const options = javaOptions(r);
+  const csv = r.method === 'PUT' || r.format === 'csv';
+  let call: string;
+  if (r.method === 'GET') {
+    call = csv
+      ? `CsvReply reply = client.lookupCsv(${endpoint}, ${javaInput(r.input)}, ${options});\n        System.out.println(reply.text());`
+      : `LookupResult reply = client.lookup(${endpoint}, ${javaInput(r.input)}, ${options});\n        System.out.println(Json.pretty(reply));`;
+  } else if (r.method === 'POST') {
+    const inputs = `List.of(${r.inputs.map(javaInput).join(', ')})`;
+    call = csv
+      ? `CsvReply reply = client.batchCsv(${endpoint}, ${inputs}, ${options});\n        System.out.println(reply.text());`
+      : `BatchResult reply = client.batch(${endpoint}, ${inputs}, ${options});\n        System.out.println(Json.pretty(reply));`;
+  } else {
+    call = `CsvReply reply = client.upload(${endpoint}, Path.of("input.csv"), ${options});\n        System.out.println(reply.text());`;
+  }
+  return `import com.tessera.client.*;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 public class Lookup {
     public static void main(String[] args) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(${str(r.url)}))
-            .header("Authorization", "Bearer ${KEY_PLACEHOLDER}")${type ? `\n            .header("Content-Type", "${type}")` : ''}
-            ${publisher}
+        TesseraClient client = TesseraClient.builder()
+            .baseUrl(${str(r.origin)})
+            .apiKey("${KEY_PLACEHOLDER}")
             .build();
-        // HTTP/1.1: over plain http Java asks for an h2c upgrade, which the server refuses.
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() >= 400) throw new RuntimeException(response.statusCode() + ": " + response.body());
-        System.out.println(response.body());
+        ${call}
     }
 }
 `;

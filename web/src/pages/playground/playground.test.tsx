@@ -219,13 +219,24 @@ describe('parts', () => {
   it('writes samples of the exact request with the key as a placeholder', () => {
     const get = sampleRequest({ ...DEFAULT_STATE, endpoint: 'byId', inputs: { id: '7' } }, 'https://t.example');
     for (const language of ['curl', 'JavaScript', 'Python', 'Java'] as const) {
-      const code = sampleCode(language, get);
-      expect(code).toContain('YOUR_API_KEY');
-      expect(code).toContain('https://t.example/v2/identities/byId?id=7&format=csv');
+      expect(sampleCode(language, get)).toContain('YOUR_API_KEY');
     }
-    const post = sampleRequest({ ...DEFAULT_STATE, method: 'POST', endpoint: 'byId', explain: true }, '', ['7']);
+    expect(sampleCode('curl', get)).toContain('https://t.example/v2/identities/byId?id=7&format=csv');
+    // The client libraries, with the same endpoint, input and options.
+    expect(sampleCode('JavaScript', get)).toContain('client.lookup("byId", { id: "7" }, { format: "csv" })');
+    expect(sampleCode('Python', get)).toContain('client.by_id.get({\n    "id": "7",\n}, format="csv")');
+    expect(sampleCode('Java', get)).toContain(
+      'client.lookupCsv(Endpoint.BY_ID, LookupInput.named(Map.of("id", "7")), LookupOptions.defaults())',
+    );
+    const post = sampleRequest({ ...DEFAULT_STATE, method: 'POST', endpoint: 'bySha256', explain: true }, '', ['7']);
     expect(post.body).toEqual({ inputs: ['7'], format: 'csv', explain: true });
-    expect(sampleCode('Python', post)).toContain('"explain": True');
+    expect(sampleCode('Python', post)).toContain('client.by_sha256.batch([\n    "7",\n], explain=True, format="csv")');
+    expect(sampleCode('Java', post)).toContain(
+      'client.batchCsv(Endpoint.BY_SHA256, List.of(LookupInput.plain("7")), LookupOptions.defaults().explain(true))',
+    );
+    expect(sampleCode('JavaScript', post)).toContain(
+      'client.batch("bySha256", ["7"], { explain: true, format: "csv" })',
+    );
     expect(pythonLiteral({ a: [null, false] })).toBe('{\n    "a": [\n        None,\n        False,\n    ],\n}');
   });
 });
@@ -330,7 +341,7 @@ describe('playground page', () => {
     renderPage(<PlaygroundPage />, '/playground?path=byId&id=7&auto=off');
     fireEvent.click(screen.getByRole('tab', { name: 'Python' }));
     expect(useSettings.getState().language).toBe('Python');
-    expect(screen.getByTestId('sample-code').textContent).toContain('urllib.request');
+    expect(screen.getByTestId('sample-code').textContent).toContain('from tessera import Tessera');
     await act(async () => {});
   });
 });
