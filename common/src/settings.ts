@@ -14,6 +14,8 @@ export interface Settings {
   packageManager: (typeof PACKAGE_MANAGERS)[number];
   itemsPerPage: number;
   templates: { autoSave: boolean; templatePaneSize: number };
+  /** The playground's parameter pane, as last dragged (spec §2 default 50). */
+  playgroundPaneSize: number;
   recordTypes: string[];
   backPath: string;
 }
@@ -25,6 +27,7 @@ export const DEFAULT_SETTINGS: Settings = {
   packageManager: 'npm',
   itemsPerPage: ITEMS_PER_PAGE,
   templates: { autoSave: true, templatePaneSize: 50 },
+  playgroundPaneSize: 50,
   recordTypes: [],
   backPath: '/',
 };

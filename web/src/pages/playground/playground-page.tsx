@@ -16,6 +16,7 @@ import type { Template } from '@tessera/common/templates';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../../lib/api';
+import { useSettings } from '../../lib/settings';
 import { useStore } from '../../lib/store';
 import { PageHeading } from '../page-heading';
 import { parseBatch } from './batch';
@@ -63,7 +64,9 @@ export function requestProblem(state: PlaygroundState, batchProblem: string | nu
 
 export default function PlaygroundPage() {
   const [search, setSearch] = useSearchParams();
-  const state = useMemo(() => parseState(search), [search]);
+  const paneSize = useSettings((s) => s.playgroundPaneSize);
+  const updateSettings = useSettings((s) => s.update);
+  const state = useMemo(() => parseState(search, paneSize), [search, paneSize]);
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('md'));
   const params = useLookupParams(state.endpoint);
@@ -86,6 +89,11 @@ export default function PlaygroundPage() {
     [setSearch],
   );
   const patch = (p: Partial<PlaygroundState>) => change({ ...state, ...p });
+  /** A drag or preset: in the link, and remembered in the settings for the next visit. */
+  const resize = (pane: number) => {
+    updateSettings({ playgroundPaneSize: pane });
+    patch({ pane });
+  };
 
   const problem = requestProblem(state, batch.problem, file);
   const requestKey =
@@ -188,9 +196,9 @@ export default function PlaygroundPage() {
     <Box sx={{ minWidth: 0 }}>
       <Stack direction="row" sx={{ alignItems: 'baseline', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
         <PageHeading>Playground</PageHeading>
-        {!narrow && <PanePresets size={state.pane} onChoose={(pane) => patch({ pane })} />}
+        {!narrow && <PanePresets size={state.pane} onChoose={resize} />}
       </Stack>
-      <SplitPane left={left} right={right} size={state.pane} onResize={(pane) => patch({ pane })} />
+      <SplitPane left={left} right={right} size={state.pane} onResize={resize} />
     </Box>
   );
 }

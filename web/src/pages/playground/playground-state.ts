@@ -58,7 +58,8 @@ export function clampPane(value: unknown): number {
   return Math.min(80, Math.max(20, Math.round(n)));
 }
 
-export function parseState(search: URLSearchParams): PlaygroundState {
+/** The request in the query string; a pane size it does not name is `paneSize` (the one the settings remember). */
+export function parseState(search: URLSearchParams, paneSize: number = DEFAULT_STATE.pane): PlaygroundState {
   const endpoint = oneOf(LOOKUP_ENDPOINT_NAMES, search.get('path'), DEFAULT_STATE.endpoint);
   const inputs: PlaygroundState['inputs'] = {};
   for (const name of inputsOf(endpoint)) {
@@ -75,7 +76,7 @@ export function parseState(search: URLSearchParams): PlaygroundState {
     limit: search.get('limit') ?? '',
     explain: search.get('explain') === 'true',
     autoFetch: search.get('auto') !== 'off',
-    pane: pane === null ? DEFAULT_STATE.pane : clampPane(Number(pane)),
+    pane: pane === null ? clampPane(paneSize) : clampPane(Number(pane)),
     inputs,
     batch: search.get('batch') ?? '',
   };

@@ -94,6 +94,12 @@ describe('query-string state', () => {
     expect(stateSearch(state).toString()).toBe('');
   });
 
+  it('takes the pane size the settings remember when the link names none, and the link one when it does', () => {
+    expect(parseState(new URLSearchParams(), 80).pane).toBe(80);
+    expect(parseState(new URLSearchParams('pane=60'), 80).pane).toBe(60);
+    expect(parseState(new URLSearchParams(), 95).pane).toBe(80);
+  });
+
   it('round-trips a full request through the query string', () => {
     const state = {
       ...DEFAULT_STATE,
