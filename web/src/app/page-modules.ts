@@ -44,8 +44,8 @@ export const PAGE_MODULES: Record<string, Loader> = {
   'user-templates': () => import('../pages/templates/templates-page'),
   'user-template': () => import('../pages/templates/template-page'),
   'user-usage': () => import('../pages/usage/usage-page'),
-  faq: frame,
-  scoring: frame,
+  faq: () => import('../pages/faq/faq-page'),
+  scoring: () => import('../pages/scoring/scoring-page'),
   contact: frame,
   chat: frame,
 };

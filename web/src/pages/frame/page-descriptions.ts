@@ -13,8 +13,6 @@ export const PAGE_DESCRIPTIONS: Record<string, string> = {
   'root-release': 'A release: its version, notes and the deployments that carry it.',
   'root-deployments': 'Every deployment: which release went to which cluster, when, and by whom.',
   'root-deployment': 'A deployment: its release, cluster, status and log.',
-  faq: 'Answers to the questions customers ask most about lookups, matching, keys and billing.',
-  scoring: 'How a match score is computed and what each range of scores means.',
   contact: 'Write to the Tessera team; we answer by e-mail.',
   chat: 'Talk to the Tessera support team in real time.',
 };
