@@ -13,11 +13,13 @@ import type { Database } from './db/client';
 import { createPasswordService } from './features/accounts/passwords';
 import { registerAccountRoutes } from './features/accounts/routes';
 import { createSignupService } from './features/accounts/signup';
+import { registerAgreements } from './features/agreements/register';
 import { registerImpersonationRoutes } from './features/auth/impersonation';
 import { createSessionRotation } from './features/auth/rotation';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
 import { registerClientPackageRoutes } from './features/client-packages/routes';
+import { registerContact } from './features/contact/register';
 import { createBilling } from './features/contracts/billing';
 import { registerContractRoutes } from './features/contracts/routes';
 import { sessionAuthenticator } from './features/identities/caller';
@@ -165,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub, limiter }), cookies });
   registerTermsRoutes(app, { database, rotation });
   registerImpersonationRoutes(app, { database, rotation });
+  registerAgreements(app, { database });
   const mail = { database, mailer, limiter, publicUrl: config.publicUrl };
   registerAccountRoutes(app, {
     signup: createSignupService(mail),
@@ -189,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUsageReportRoutes(app, { database });
   const usageAlerts = registerUsageAlerts(app, { database, hub, mailer, publicUrl: config.publicUrl });
   registerUsageRetention(app, { database, config });
+  registerContact(app, { database, mailer, limiter, publicUrl: config.publicUrl, supportEmail: config.supportEmail });
   const lookups = {
     database,
     metering: usageAlerts.watching(notifyingMetering(deps.metering ?? createDatabaseMetering(database), hub)),

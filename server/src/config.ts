@@ -3,6 +3,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IDENTITY_PROVIDERS, type ProviderId } from '@tessera/common/providers';
+import { canonicalEmail, isEmail } from '@tessera/common/validation';
 import { z } from 'zod';
 import { type DatabaseTimeouts, databaseTimeouts } from './db/timeouts';
 
@@ -23,6 +24,7 @@ const envSchema = z.object({
   KEY_ENCRYPTION_KEY: optional,
   PUBLIC_URL: optional,
   SMTP_URL: optional,
+  SUPPORT_EMAIL: optional,
   ROOT_EMAIL: optional,
   ROOT_PASSWORD: optional,
   CDN_HOST: optional,
@@ -65,6 +67,8 @@ export interface Config {
   keyEncryptionKey: Buffer | null;
   publicUrl: URL;
   smtpUrl: string | null;
+  /** Where Contact Us messages are mailed (SUPPORT_EMAIL); none: they are only stored. */
+  supportEmail: string | null;
   rootEmail: string | null;
   rootPassword: string | null;
   /** Prefix for hashed console assets: '' for same origin, or 'https://{CDN_HOST}'. */
@@ -137,6 +141,13 @@ function redisNamespace(value: string | null): string | null {
   return value;
 }
 
+function supportEmail(value: string | null): string | null {
+  if (value === null) return null;
+  const email = canonicalEmail(value);
+  if (!isEmail(email)) throw new ConfigError('Invalid configuration: SUPPORT_EMAIL must be an e-mail address.');
+  return email;
+}
+
 function encryptionKey(value: string | null): Buffer | null {
   if (!value) return null;
   const key = Buffer.from(value, 'base64');
@@ -181,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyEncryptionKey: encryptionKey(e.KEY_ENCRYPTION_KEY),
     publicUrl,
     smtpUrl: e.SMTP_URL,
+    supportEmail: supportEmail(e.SUPPORT_EMAIL),
     rootEmail: e.ROOT_EMAIL,
     rootPassword: e.ROOT_PASSWORD,
     assetPrefix: cdnPrefix(e.CDN_HOST),

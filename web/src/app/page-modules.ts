@@ -46,6 +46,6 @@ export const PAGE_MODULES: Record<string, Loader> = {
   'user-usage': () => import('../pages/usage/usage-page'),
   faq: () => import('../pages/faq/faq-page'),
   scoring: () => import('../pages/scoring/scoring-page'),
-  contact: frame,
+  contact: () => import('../pages/contact/contact-page'),
   chat: frame,
 };

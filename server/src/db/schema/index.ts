@@ -1,5 +1,6 @@
 export * from './agreements';
 export * from './audit-log';
+export * from './contact-messages';
 export * from './contracts';
 export * from './email-tokens';
 export * from './idempotency';

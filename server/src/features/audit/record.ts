@@ -15,6 +15,8 @@ export type AuditAction =
   | 'impersonation.stop'
   | 'session.revoke'
   | 'agreement.accept'
+  | 'agreement.publish'
+  | 'contact.handle'
   | 'signup.request'
   | 'signup.verify'
   | 'preapprove.probe'

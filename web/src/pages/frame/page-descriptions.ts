@@ -13,6 +13,5 @@ export const PAGE_DESCRIPTIONS: Record<string, string> = {
   'root-release': 'A release: its version, notes and the deployments that carry it.',
   'root-deployments': 'Every deployment: which release went to which cluster, when, and by whom.',
   'root-deployment': 'A deployment: its release, cluster, status and log.',
-  contact: 'Write to the Tessera team; we answer by e-mail.',
   chat: 'Talk to the Tessera support team in real time.',
 };

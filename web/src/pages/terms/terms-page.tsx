@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { AUTH_PATHS } from '@tessera/common/auth-paths';
 import { hasRank } from '@tessera/common/roles';
 import { useState } from 'react';
 import { api } from '../../lib/api';
@@ -12,6 +13,7 @@ import { refreshUser } from '../../lib/session';
 import { useStore } from '../../lib/store';
 import { useFetch } from '../../lib/use-fetch';
 import { PageHeading } from '../page-heading';
+import { AgreementVersions } from './agreement-versions';
 
 export default function TermsPage() {
   const nda = useStore((s) => s.areas.nda as string | undefined);
@@ -20,6 +22,9 @@ export default function TermsPage() {
   const [busy, setBusy] = useState(false);
 
   useFetch('/v2/terms');
+  // The role in the session cookie was set at sign-in; whether the newest version is accepted is the server's to
+  // say (decision 0006). A version published since makes this user a signer, and the accept button must show.
+  useFetch(AUTH_PATHS.self);
 
   async function accept() {
     if (ndaId === undefined) return;
@@ -58,6 +63,7 @@ export default function TermsPage() {
           I accept this Agreement
         </Button>
       )}
+      {hasRank(role, 'super') && <AgreementVersions current={nda} />}
     </Box>
   );
 }
