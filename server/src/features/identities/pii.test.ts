@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
 import type { TestApp } from '../../test/harness';
 import { signedInCustomer } from './test-caller';
-import { load, person, suppress } from './test-people';
+import { load, person, suppress, uniqueZip } from './test-people';
 
 let t: TestApp;
 let cookie: string;
@@ -18,11 +18,10 @@ signedInCustomer((app, signedIn) => {
 const byPii = (q: Record<string, string>) => api.get(`/v2/identities/byPii?${new URLSearchParams(q)}`, cookie);
 const ids = (res: { json(): { identities: { id: number }[] } }) => res.json().identities.map((i) => i.id);
 // Zip codes no other test file uses, so candidates are only this file's people.
-const zip = () => String(10000 + Math.floor(Math.random() * 80000));
 
 describe('PII lookups', () => {
   it('finds a person through a nickname, a typo, an abbreviated street and a missing unit', async () => {
-    const z = zip();
+    const z = uniqueZip();
     const p = person({ firstName: 'Robert', lastName: 'Kowalczyk', address: '1234 North Oak Street Apt 4', zip: z });
     const neighbour = person({ firstName: 'Robert', lastName: 'Kowalski', address: '1236 North Oak Street', zip: z });
     await load(t.database, p, neighbour);
@@ -44,8 +43,8 @@ describe('PII lookups', () => {
   });
 
   it('finds a person by the address they lived at before, and by swapped names', async () => {
-    const z = zip();
-    const old = zip();
+    const z = uniqueZip();
+    const old = uniqueZip();
     const p = person({
       firstName: 'Margaret',
       lastName: 'Oyelaran',
@@ -77,7 +76,7 @@ describe('PII lookups', () => {
       firstName: 'Theodora',
       lastName: `Quillfeather${Math.floor(Math.random() * 1e6)}`,
       state: 'WY',
-      zip: zip(),
+      zip: uniqueZip(),
     });
     await load(t.database, p);
     const res = await byPii({
@@ -91,7 +90,13 @@ describe('PII lookups', () => {
   });
 
   it('without a zip, finds a person whose last name is mistyped out of its sound by their house in the state', async () => {
-    const p = person({ firstName: 'Wilhelmina', lastName: 'Thornquist', state: 'VT', city: 'Burlington', zip: zip() });
+    const p = person({
+      firstName: 'Wilhelmina',
+      lastName: 'Thornquist',
+      state: 'VT',
+      city: 'Burlington',
+      zip: uniqueZip(),
+    });
     await load(t.database, p);
     const typo = 'Rhornquist';
     const [sounds] = await t.database.query<{ same: boolean }>('select dmetaphone($1) = dmetaphone($2) as same', [
@@ -107,7 +112,7 @@ describe('PII lookups', () => {
   });
 
   it('explains each field, filters by minScore and orders by score', async () => {
-    const z = zip();
+    const z = uniqueZip();
     const p = person({ firstName: 'Eleanor', lastName: 'Vasquez', zip: z });
     // Same last name and zip, another first name, street and city: the model thinks it unlikely.
     const weak = person({
@@ -133,8 +138,8 @@ describe('PII lookups', () => {
   });
 
   it('does not answer a namesake in another place', async () => {
-    const z = zip();
-    const p = person({ firstName: 'Ingrid', lastName: 'Halvorsen', zip: zip() });
+    const z = uniqueZip();
+    const p = person({ firstName: 'Ingrid', lastName: 'Halvorsen', zip: uniqueZip() });
     await load(t.database, p);
     const res = await byPii({
       firstName: 'Ingrid',
@@ -148,7 +153,7 @@ describe('PII lookups', () => {
   });
 
   it('never finds a suppressed person, exactly as if unknown', async () => {
-    const z = zip();
+    const z = uniqueZip();
     const p = person({ firstName: 'Cornelius', lastName: 'Abernathy', zip: z });
     await load(t.database, p);
     const q = { firstName: 'Cornelius', lastName: 'Abernathy', address: p.address, state: 'IL', zip: z };
@@ -160,7 +165,7 @@ describe('PII lookups', () => {
   });
 
   it('combines an exact key with PII in byAny', async () => {
-    const z = zip();
+    const z = uniqueZip();
     const p = person({ firstName: 'Lucinda', lastName: 'Marchetti', zip: z });
     await load(t.database, p);
     const q = new URLSearchParams({
@@ -191,7 +196,7 @@ describe('PII lookups', () => {
         address: `4821 ${a} Lane Apt 2`,
         state: 'WY',
         city: 'Casper',
-        zip: zip(),
+        zip: uniqueZip(),
       });
       const fl = person({
         firstName: 'Rosalind',
@@ -199,14 +204,19 @@ describe('PII lookups', () => {
         address: `77 W ${b} Ave`,
         state: 'FL',
         city: 'Tampa',
-        zip: zip(),
+        zip: uniqueZip(),
       });
       const moved = person({
         firstName: 'Robert',
         lastName: 'Okonkwo',
         state: 'OR',
-        zip: zip(),
-        data: { previousAddress: `310 ${a} Ct`, previousCity: 'Augusta', previousState: 'ME', previousZip: zip() },
+        zip: uniqueZip(),
+        data: {
+          previousAddress: `310 ${a} Ct`,
+          previousCity: 'Augusta',
+          previousState: 'ME',
+          previousZip: uniqueZip(),
+        },
       });
       await load(t.database, wy, fl, moved);
       const first = await byPii({ firstName: 'ROSALIND', lastName: 'fairweather', address: `4821 ${a} Ln` });
@@ -237,7 +247,7 @@ describe('PII lookups', () => {
         lastName: 'Thistlewood',
         address: `6120 ${s} Blvd`,
         state: 'NM',
-        zip: zip(),
+        zip: uniqueZip(),
       });
       await load(t.database, p);
       // a typo in the street name: another house-and-street key, the same house number and name sound
@@ -247,21 +257,27 @@ describe('PII lookups', () => {
 
     it('does not answer a common name at a house number where it does not live', async () => {
       const s = street();
-      const smith = person({ firstName: 'James', lastName: 'Smith', address: `512 ${s} Rd`, state: 'TX', zip: zip() });
+      const smith = person({
+        firstName: 'James',
+        lastName: 'Smith',
+        address: `512 ${s} Rd`,
+        state: 'TX',
+        zip: uniqueZip(),
+      });
       // the same common name at the same house number on another street, in another state
       const other = person({
         firstName: 'James',
         lastName: 'Smith',
         address: `513 ${street()} St`,
         state: 'OH',
-        zip: zip(),
+        zip: uniqueZip(),
       });
       const neighbour = person({
         firstName: 'Patricia',
         lastName: 'Nguyen',
         address: `513 ${s} Rd`,
         state: 'TX',
-        zip: zip(),
+        zip: uniqueZip(),
       });
       await load(t.database, smith, other, neighbour);
       expect(ids(await byPii({ firstName: 'James', lastName: 'Smith', address: `512 ${s} Rd` }))).toEqual([smith.id]);
@@ -277,7 +293,7 @@ describe('PII lookups', () => {
         lastName: 'Abernathy',
         address: `88 ${street()} Way`,
         state: 'KS',
-        zip: zip(),
+        zip: uniqueZip(),
       });
       await load(t.database, p);
       const q = { firstName: 'Cornelius', lastName: 'Abernathy', address: p.address };
@@ -289,14 +305,14 @@ describe('PII lookups', () => {
     });
 
     it('searches a batch of located and nationwide inputs together, each in its own way', async () => {
-      const z = zip();
+      const z = uniqueZip();
       const located = person({ firstName: 'Winifred', lastName: 'Ashdown', zip: z });
       const far = person({
         firstName: 'Winifred',
         lastName: 'Ashdown',
         address: `4410 ${street()} Pl`,
         state: 'AK',
-        zip: zip(),
+        zip: uniqueZip(),
       });
       await load(t.database, located, far);
       const res = await api.post('/v2/identities/byPii', cookie, {

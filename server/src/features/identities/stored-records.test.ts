@@ -9,7 +9,7 @@ import { makeCustomer, signIn, type TestApp } from '../../test/harness';
 import { query, staleRecords } from '../people/import/test-records';
 import { buildRecordsSql, RECORD_VERSION } from './record-sql';
 import { signedInCustomer } from './test-caller';
-import { load, person, suppress, uniqueEmail } from './test-people';
+import { load, person, suppress, uniqueEmail, uniqueZip } from './test-people';
 
 let t: TestApp;
 let cookie: string;
@@ -42,7 +42,7 @@ describe('stored lookup records', () => {
   });
 
   it('gives a person without a stored record the same record, built from the tables', async () => {
-    const p = person();
+    const p = person({ zip: uniqueZip() });
     await load(t.database, p);
     const byEmail = () => get(`byEmail?email=${p.emails[0]!.address}`);
     // A PII match's record is read by a statement of its own.
@@ -115,7 +115,7 @@ describe('stored lookup records', () => {
   });
 
   it('shows a caller limited to some record types only those, whether stored or built', async () => {
-    const p = person();
+    const p = person({ zip: uniqueZip() });
     await load(t.database, p);
     const limited = await signIn(
       t.app,

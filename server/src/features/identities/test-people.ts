@@ -34,6 +34,12 @@ export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex'
 
 /** A person with one of each linked record, every key unique; `over` replaces any part. */
 /**
+ * A ZIP code of its own for a PII test: the default (62701) is shared by every test person, and a shared PostgreSQL
+ * test database holds hundreds of them, more than a ZIP block's cap, so a search there may not reach the one wanted.
+ */
+export const uniqueZip = () => String(randomInt(10000, 99999));
+
+/**
  * A surname of random letters: two test people share neither its spelling nor (almost never) its sound, so a PII
  * search for one never ties with another left in a shared test database.
  */
