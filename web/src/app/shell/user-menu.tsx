@@ -28,6 +28,19 @@ async function stopImpersonating(): Promise<void> {
   navigate('/');
 }
 
+/** Read by screen readers, not shown. */
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  p: 0,
+  m: '-1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;
+
 export default function UserMenu() {
   const self = useStore((s) => s.self);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -36,15 +49,19 @@ export default function UserMenu() {
   const shown = initials(self.name, self.email);
   return (
     <>
-      {/* The name holds the initials shown, so speech input can say what is seen (WCAG 2.5.3). */}
-      <IconButton aria-label={`User menu (${shown})`} onClick={(e) => setAnchor(e.currentTarget)} sx={{ p: 0.5 }}>
+      {/* Named by its content: the initials shown, then "User menu" for screen readers only, so the name holds
+          what is seen and speech input can say it (WCAG 2.5.3). */}
+      <IconButton onClick={(e) => setAnchor(e.currentTarget)} sx={{ p: 0.5 }}>
         <Avatar
           src={self.image || undefined}
           alt=""
           sx={{ width: 32, height: 32, bgcolor: 'secondary.main', color: 'secondary.contrastText', fontSize: 15 }}
         >
           {shown}
-        </Avatar>
+        </Avatar>{' '}
+        <Box component="span" sx={VISUALLY_HIDDEN}>
+          User menu
+        </Box>
       </IconButton>
       <Popover
         open={anchor !== null}
