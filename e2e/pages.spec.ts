@@ -79,8 +79,19 @@ describe('titles', () => {
       });
       return Object.keys(((await res.json()) as { keys: Record<string, unknown> }).keys)[0]!;
     });
+    // So do template pages: a template that does not exist is sent to /error/404 once the page has asked.
+    const templateId = await page.evaluate(async () => {
+      const res = await fetch('/v2/templates', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+        body: JSON.stringify({ name: 'Titles', expression: '{ "id": id }' }),
+      });
+      return Object.keys(((await res.json()) as { templates: Record<string, unknown> }).templates)[0]!;
+    });
     for (const [template, title] of SIGNED_IN_TITLES) {
-      const path = template.replace(/^\/keys\/(edit\/)?7$/, `/keys/$1${keyId}`);
+      const path = template
+        .replace(/^\/keys\/(edit\/)?7$/, `/keys/$1${keyId}`)
+        .replace(/^\/templates\/edit\/8$/, `/templates/edit/${templateId}`);
       await page.goto(`${env.server.url}${path}`);
       await expect.poll(() => page.title(), { message: path }).toBe(`Tessera - ${title}`);
       expect(new URL(page.url()).pathname, path).toBe(path);
