@@ -1,6 +1,6 @@
 /**
  * The JavaScript client's suite (issue 17): builds the package, then drives the BUILT package (dist/esm through
- * import, dist/cjs through require) against a really started server with 200 seeded people; stub HTTP servers on
+ * import, dist/cjs through require) against a really started server with 200 seeded people; scripted HTTP servers on
  * loopback stand in where the real one cannot be made to answer so (503, a slow reply, a stalled stream).
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
@@ -62,7 +62,7 @@ afterAll(() => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// A stub HTTP server on loopback, for replies the real server cannot be made to give.
+// A scripted HTTP server on loopback (a test double), for replies the real server cannot be made to give.
 
 interface Seen {
   method: string;
@@ -71,7 +71,7 @@ interface Seen {
   body: string;
 }
 
-async function stub(
+async function scripted(
   handle: (req: IncomingMessage, res: ServerResponse, seen: Seen, n: number) => void | Promise<void>,
 ) {
   const seen: Seen[] = [];
@@ -101,13 +101,17 @@ async function stub(
 }
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'stub-request', ...headers });
+  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'scripted-request', ...headers });
   res.end(JSON.stringify(body));
 };
-const unavailable = { error: 'Usage could not be recorded. Please retry.', code: 'unavailable', requestId: 'stub-503' };
-const found = { requestId: 'stub-request', identities: [{ score: 100, matchedOn: ['id'], id: 1 }] };
-const batchFound = { requestId: 'stub-request', results: [{ input: '1', identities: [] }] };
-/** A valid-looking key for stub servers. */
+const unavailable = {
+  error: 'Usage could not be recorded. Please retry.',
+  code: 'unavailable',
+  requestId: 'scripted-503',
+};
+const found = { requestId: 'scripted-request', identities: [{ score: 100, matchedOn: ['id'], id: 1 }] };
+const batchFound = { requestId: 'scripted-request', results: [{ input: '1', identities: [] }] };
+/** A valid-looking key for scripted servers. */
 const STUB_KEY = `${'k'.repeat(16)}${'s'.repeat(32)}`;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -526,7 +530,7 @@ describe('errors', () => {
   });
 
   it('a reply that is not JSON, and a server nobody answers at', async () => {
-    const s = await stub((_req, res) => {
+    const s = await scripted((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>a proxy page</html>');
     });
@@ -545,7 +549,7 @@ describe('errors', () => {
 
 describe('retries', () => {
   it('503 with Retry-After: waits that long, then succeeds; POST keeps its Idempotency-Key', async () => {
-    const s = await stub((req, res, _seen, n) => {
+    const s = await scripted((req, res, _seen, n) => {
       if (n % 2 === 1) json(res, 503, unavailable, { 'retry-after': '1' });
       else json(res, 200, req.method === 'POST' ? batchFound : found);
     });
@@ -565,7 +569,7 @@ describe('retries', () => {
       expect(events).toEqual([
         expect.objectContaining({ attempt: 1, delayMs: 1000, retryAfterMs: 1000, method: 'GET' }),
       ]);
-      expect(events[0]!.error).toMatchObject({ status: 503, code: 'unavailable', requestId: 'stub-503' });
+      expect(events[0]!.error).toMatchObject({ status: 503, code: 'unavailable', requestId: 'scripted-503' });
 
       const batch = await c.byIdBatch(['1']);
       expect(batch.meta.attempts).toBe(2);
@@ -587,7 +591,7 @@ describe('retries', () => {
   });
 
   it('503 without Retry-After: exponential backoff, then the last error when retries run out', async () => {
-    const s = await stub((_req, res) => json(res, 503, unavailable));
+    const s = await scripted((_req, res) => json(res, 503, unavailable));
     try {
       const events: RetryEvent[] = [];
       const c = new T.TesseraClient({
@@ -615,7 +619,7 @@ describe('retries', () => {
 
   it('a Retry-After longer than maxRetryAfterMs is thrown at once; a streamed upload is not retried, a text one is with the same key', async () => {
     let retryAfter = '600';
-    const s = await stub((_req, res, _seen, n) => {
+    const s = await scripted((_req, res, _seen, n) => {
       if (n % 2 === 1) json(res, 503, unavailable, { 'retry-after': retryAfter });
       else {
         res.writeHead(200, { 'content-type': 'text/csv' });
@@ -687,7 +691,7 @@ describe('idempotency keys', () => {
   });
 
   it('makes a fresh key for each call by default, and sends none with idempotencyKey: false', async () => {
-    const s = await stub((_req, res) => json(res, 200, batchFound));
+    const s = await scripted((_req, res) => json(res, 200, batchFound));
     try {
       const c = new T.TesseraClient({ baseUrl: s.url, apiKey: STUB_KEY });
       const a = await c.byIdBatch(['1']);
@@ -707,7 +711,7 @@ describe('idempotency keys', () => {
 
 describe('timeouts and cancelling', () => {
   it('a reply slower than timeoutMs is a timeout; an aborted signal is aborted; a stalled CSV stream can be cancelled', async () => {
-    const s = await stub(async (req, res) => {
+    const s = await scripted(async (req, res) => {
       if (req.url?.includes('stall')) {
         res.writeHead(200, { 'content-type': 'text/csv' });
         res.write('id,score\r\n1,100\r\n');
