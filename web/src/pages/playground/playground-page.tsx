@@ -15,6 +15,7 @@ import { DEBOUNCE_MS } from '@tessera/common/constants';
 import type { Template } from '@tessera/common/templates';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { PanePresets, SplitPane } from '../../app/split-pane';
 import { api } from '../../lib/api';
 import { useSettings } from '../../lib/settings';
 import { useStore } from '../../lib/store';
@@ -28,7 +29,6 @@ import { type PlaygroundState, parseState, requestUrl, stateSearch, withEndpoint
 import { RequestForm, type TemplateChoice } from './request-form';
 import { ResponsePanel, type Streaming } from './response-panel';
 import { postBody, type Reply, runRequest } from './run-request';
-import { PanePresets, SplitPane } from './split-pane';
 import { getProblem, optionsProblem } from './validate';
 
 export const FILE_NEEDED = 'Please choose a CSV file to upload.';
@@ -196,9 +196,25 @@ export default function PlaygroundPage() {
     <Box sx={{ minWidth: 0 }}>
       <Stack direction="row" sx={{ alignItems: 'baseline', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
         <PageHeading>Playground</PageHeading>
-        {!narrow && <PanePresets size={state.pane} onChoose={resize} />}
+        {!narrow && (
+          <PanePresets
+            size={state.pane}
+            onChoose={resize}
+            label="Parameter pane width"
+            itemLabel={(size) => `Parameters ${size}%`}
+          />
+        )}
       </Stack>
-      <SplitPane left={left} right={right} size={state.pane} onResize={resize} />
+      <SplitPane
+        left={left}
+        right={right}
+        size={state.pane}
+        onResize={resize}
+        panelIds={['params', 'response']}
+        separatorLabel="Resize the parameters and the response"
+        height="max(560px, calc(100vh - 200px))"
+        scroll
+      />
     </Box>
   );
 }

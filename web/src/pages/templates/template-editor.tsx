@@ -18,8 +18,8 @@ import Typography from '@mui/material/Typography';
 import { mayEditTemplate, type Template, type TemplateFormat } from '@tessera/common/templates';
 import { MAX_LENGTH } from '@tessera/common/validation';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { GroupImperativeHandle } from 'react-resizable-panels';
 import { Link as RouterLink } from 'react-router';
+import { PanePresets, SplitPane } from '../../app/split-pane';
 import { FormContainer, TextInput, useForm } from '../../forms';
 import { ApiError } from '../../lib/api';
 import { navigate } from '../../lib/navigator';
@@ -28,7 +28,6 @@ import { useFetch } from '../../lib/use-fetch';
 import { PageHeading } from '../page-heading';
 import { AdminIdsInput } from './admin-ids-input';
 import { CodeBox } from './code-box';
-import { PanePresets, SplitPane, useTemplateSettings } from './split-pane';
 import {
   type CompileError,
   compileErrorOf,
@@ -46,6 +45,7 @@ import {
   workingExpression,
 } from './template-logic';
 import { PreviewPane, type Sample, usePreview } from './template-preview';
+import { useTemplateSettings } from './template-settings';
 
 /** The server's limit on a description (server/src/features/templates/schemas.ts). */
 export const DESCRIPTION_MAX = 1000;
@@ -119,8 +119,7 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
   const [save, setSave] = useState<SaveState>({ kind: 'saved' });
   const failedKey = useRef<string | null>(null);
   const started = useRef(false);
-  const { autoSave, setAutoSave, setPaneSize } = useTemplateSettings();
-  const groupRef = useRef<GroupImperativeHandle | null>(null);
+  const { autoSave, setAutoSave, paneSize, setPaneSize } = useTemplateSettings();
   const [format, setFormat] = useState<TemplateFormat>('json');
   const [sample, setSample] = useState<Sample>({ kind: 'synthetic', identityId: '' });
   const preview = usePreview(expression, format, sample);
@@ -281,16 +280,21 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
               )}
             </Stack>
             <PanePresets
-              onChoose={(size) => {
-                setPaneSize(size);
-                groupRef.current?.setLayout({ editor: size, preview: 100 - size });
-              }}
+              size={paneSize}
+              onChoose={setPaneSize}
+              label="Editor width"
+              itemLabel={(size) => `Editor ${size}%`}
             />
           </Stack>
         </Stack>
       </FormContainer>
       <SplitPane
-        groupRef={groupRef}
+        size={paneSize}
+        onResize={setPaneSize}
+        panelIds={['editor', 'preview']}
+        separatorLabel="Resize the editor and the preview"
+        height="max(460px, calc(100vh - 360px))"
+        narrowHeight={900}
         left={
           <Stack sx={{ height: '100%', minHeight: 0 }} spacing={1}>
             <CodeBox value={expression} onChange={(value) => setExpression(value)} error={marker} label="Expression" />

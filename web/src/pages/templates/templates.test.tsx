@@ -8,12 +8,12 @@ import { useSettings } from '../../lib/settings';
 import { useStore } from '../../lib/store';
 import { network, renderPage, setupPageTests, signIn, user } from '../test-support';
 import { tokenize } from './jsonata-language';
-import { paneSize } from './split-pane';
 import { compileErrorOf } from './template-api';
 import { diagnosticOf } from './template-code';
 import { saveStateText } from './template-editor';
 import { changedSettings, diffRows, editorsLabel, offsetOf, ownerLabel } from './template-logic';
 import TemplatePage from './template-page';
+import { paneSize } from './template-settings';
 import TemplatesPage, { filterByName } from './templates-page';
 
 setupPageTests();
