@@ -1,6 +1,6 @@
 /** PII lookups (byPii, byAny): blocking finds the person through the usual slips; the model scores and ranks. */
 import { randomInt } from 'node:crypto';
-import { PII_MESSAGES } from '@tessera/common/lookups';
+import { LOOKUP_LIMITS, PII_MESSAGES } from '@tessera/common/lookups';
 import { describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
 import type { TestApp } from '../../test/harness';
@@ -135,6 +135,20 @@ describe('PII lookups', () => {
     expect(identities[1].score).toBeLessThan(50);
     expect(ids(await byPii(q))).toEqual([p.id]);
     expect(ids(await byPii({ ...q, minScore: String(identities[1].score) }))).toEqual([p.id, weak.id]);
+  });
+
+  it('finds the person in a crowded ZIP where more people share a sound of their name than a block holds', async () => {
+    const z = uniqueZip();
+    // More Roberts in the ZIP than the block's cap, all stored before the one wanted.
+    const crowd = Array.from({ length: LOOKUP_LIMITS.piiCandidates + 40 }, (_, n) =>
+      person({ firstName: 'Robert', address: `${100 + n} Birch Road`, zip: z }),
+    );
+    const p = person({ firstName: 'Robert', lastName: 'Quentinworth', address: '4518 Larkspur Lane', zip: z });
+    await load(t.database, ...crowd, p);
+    const q = { firstName: 'Robert', lastName: 'Quentinworth', address: '4518 Larkspur Ln', state: 'IL', zip: z };
+    expect(ids(await byPii(q))[0]).toBe(p.id);
+    // A last name mistyped out of its sound still finds them by their house in the crowded ZIP.
+    expect(ids(await byPii({ ...q, lastName: 'Zentinworth' }))[0]).toBe(p.id);
   });
 
   it('does not answer a namesake in another place', async () => {

@@ -162,12 +162,22 @@ export interface PiiCandidate {
 // state at the same house number whose name sounds alike or whose city is the given one (a typo that changes the
 // last name's sound still finds them), and those in the state whose last name sounds the same, those whose first
 // name sounds the same too taken first. Each block is capped so a common name cannot flood the scorer.
-const NAME_SOUNDS = `(dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first))
-  or dmetaphone(p.first_name) = dmetaphone(q.first))`;
+const LAST_SOUNDS = `dmetaphone(p.last_name) in (dmetaphone(q.last), dmetaphone(q.first))`;
+const NAME_SOUNDS = `(${LAST_SOUNDS} or dmetaphone(p.first_name) = dmetaphone(q.first))`;
 const HOUSE = (t: string) => `split_part(${t}.address, ' ', 1)`;
 const SAME_HOUSE = (t: string) =>
   `(q.addr <> '' and (${HOUSE(t)} = split_part(q.addr, ' ', 1)
     or similarity(lower(${t}.address), lower(q.addr)) > 0.5))`;
+/**
+ * The blocks of a zip, each capped on its own: in a crowded zip more people share the sound of a common first name
+ * than a block holds, and one capped block for every kind of likeness could fill with them before reaching the one
+ * whose last name or house matches.
+ */
+const IN_ZIP: ((t: string) => string)[] = [
+  () => LAST_SOUNDS,
+  (t) => SAME_HOUSE(t),
+  () => `dmetaphone(p.first_name) = dmetaphone(q.first)`,
+];
 const HOUSE_IN_STATE = (t: string) => `q.zip = '' and q.addr <> '' and ${t}.state = q.state
   and ${HOUSE(t)} = split_part(q.addr, ' ', 1) and (${NAME_SOUNDS} or lower(${t}.city) = lower(q.city))`;
 const SOUND_IN_STATE = (t: string) => `q.zip = '' and ${t}.state = q.state
@@ -185,11 +195,12 @@ const CANDIDATE_STATEMENT = `with q as (
     as q(first, last, addr, city, state, zip, i)
 ), cand as (
   select distinct q.i, c.id from q cross join lateral (
-    (select p.id from people p where q.zip <> '' and p.zip = q.zip
-      and (${NAME_SOUNDS} or ${SAME_HOUSE('p')}) limit $7)
+    ${IN_ZIP.map(
+      (test) => `(select p.id from people p where q.zip <> '' and p.zip = q.zip and ${test('p')} limit $7)
     union
     (select p.id from person_addresses a join people p on p.id = a.identity_id where q.zip <> '' and a.zip = q.zip
-      and (${NAME_SOUNDS} or ${SAME_HOUSE('a')}) limit $7)
+      and ${test('a')} limit $7)`,
+    ).join('\n    union\n    ')}
     union
     (select p.id from people p where ${HOUSE_IN_STATE('p')} limit $7)
     union
