@@ -7,34 +7,23 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../clients/support/server';
 import { callApi, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, sidewaysScroll, stillPages } from './support/page-checks';
+import { axeViolations, sidewaysScroll } from './support/page-checks';
+import { type PageOptions, usePages } from './support/pages';
 
 const env = useServerAndBrowser({ env: { SEED_IDENTITIES: '200' } });
 const SHOTS = '/tmp/shots-client';
 mkdirSync(SHOTS, { recursive: true });
-const contexts: BrowserContext[] = [];
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-});
+const openAs = usePages(env);
 
 let key = '';
 let email = '';
 let identityId = 0;
 
-async function openPage(options: { colorScheme?: 'light' | 'dark'; width?: number } = {}): Promise<Page> {
-  const context = await env.browser.newContext({
-    viewport: { width: options.width ?? 1280, height: 900 },
-    colorScheme: options.colorScheme ?? 'light',
-    bypassCSP: true,
-  });
-  contexts.push(context);
-  await stillPages(context);
-  return context.newPage();
-}
+const openPage = (options: PageOptions = {}) => openAs(null, options);
 
 beforeAll(async () => {
   const page = await openPage();

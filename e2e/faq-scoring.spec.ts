@@ -6,32 +6,19 @@
  */
 import { mkdirSync } from 'node:fs';
 import { SCROLL_OFFSET_PX } from '@tessera/common/constants';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { callApi, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, sidewaysScroll, stillPages } from './support/page-checks';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { callApi, useServerAndBrowser } from './support/browser';
+import { axeViolations, sidewaysScroll } from './support/page-checks';
+import { type PageOptions, usePages } from './support/pages';
 
 const env = useServerAndBrowser({ env: { SEED_IDENTITIES: '200' } });
-const contexts: BrowserContext[] = [];
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-});
+const openAs = usePages(env);
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/shots-faq';
 mkdirSync(SHOTS, { recursive: true });
 
-async function open(options: { colorScheme?: 'light' | 'dark'; width?: number; root?: boolean } = {}): Promise<Page> {
-  const context = await env.browser.newContext({
-    viewport: { width: options.width ?? 1280, height: 900 },
-    colorScheme: options.colorScheme ?? 'light',
-    bypassCSP: true,
-  });
-  contexts.push(context);
-  await stillPages(context);
-  const page = await context.newPage();
-  if (options.root) await signInAsRoot(page, env.server.url);
-  return page;
-}
+const open = (options: PageOptions & { root?: boolean } = {}) => openAs(options.root ? 'root' : null, options);
 
 async function arrived(page: Page, title: string): Promise<void> {
   await expect.poll(() => page.title()).toBe(`Tessera - ${title}`);

@@ -5,39 +5,20 @@
  * wide and narrow, with no sideways scroll. Screenshots go to SCREENSHOT_DIR (default /tmp/shots-home).
  */
 import { mkdirSync } from 'node:fs';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, signIn, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, sidewaysScroll, stillPages } from './support/page-checks';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callApi, useServerAndBrowser } from './support/browser';
+import { axeViolations, sidewaysScroll } from './support/page-checks';
+import { type PageOptions, usePages } from './support/pages';
 import { type Account, seedUser } from './support/server';
 
 // Two words, so the shell's user menu shows two initials ('MM'), which its accessible name must hold (WCAG 2.5.3).
 const MEMBER = seedUser('user', { name: 'Mia Moreno' });
 const env = useServerAndBrowser({ users: [MEMBER] });
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/shots-home';
-const contexts: BrowserContext[] = [];
+const openAs = usePages(env);
 
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-});
-
-async function pageAs(
-  account: Account | 'root',
-  options: { colorScheme?: 'light' | 'dark'; width?: number } = {},
-): Promise<Page> {
-  const context = await env.browser.newContext({
-    viewport: { width: options.width ?? 1280, height: 900 },
-    colorScheme: options.colorScheme ?? 'light',
-    // The console's Content-Security-Policy would refuse the injected axe-core script.
-    bypassCSP: true,
-  });
-  contexts.push(context);
-  await stillPages(context);
-  const page = await context.newPage();
-  if (account === 'root') await signInAsRoot(page, env.server.url);
-  else await signIn(page, env.server.url, account);
-  return page;
-}
+const pageAs = (account: Account | 'root', options: PageOptions = {}) => openAs(account, options);
 
 /** Makes a key as the page's user; its bearer token. */
 async function makeKey(page: Page, name: string): Promise<{ id: string; token: string }> {

@@ -4,30 +4,16 @@
  * comma-separated list is revoked after one confirmation; a key revoked in one tab leaves the list of another;
  * and the keys pages pass WCAG 2.1 AA in both themes.
  */
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { callApi, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, openSettled, stillPages, trackRequests } from './support/page-checks';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { callApi, useServerAndBrowser } from './support/browser';
+import { axeViolations, openSettled, trackRequests } from './support/page-checks';
+import { type PageOptions, usePages } from './support/pages';
 
 const env = useServerAndBrowser();
-const contexts: BrowserContext[] = [];
+const openAs = usePages(env);
 
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-});
-
-async function rootPage(options: { colorScheme?: 'light' | 'dark'; width?: number } = {}): Promise<Page> {
-  const context = await env.browser.newContext({
-    viewport: { width: options.width ?? 1280, height: 900 },
-    colorScheme: options.colorScheme ?? 'light',
-    bypassCSP: true,
-  });
-  contexts.push(context);
-  await stillPages(context);
-  const page = await context.newPage();
-  await signInAsRoot(page, env.server.url);
-  return page;
-}
+const rootPage = (options: PageOptions = {}) => openAs('root', options);
 
 /** Calls the data API with a key, as a customer's program does: from outside the browser. */
 async function lookup(key: string): Promise<number> {

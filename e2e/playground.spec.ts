@@ -8,34 +8,21 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, sidewaysScroll, stillPages } from './support/page-checks';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callApi, useServerAndBrowser } from './support/browser';
+import { axeViolations, sidewaysScroll } from './support/page-checks';
+import { type PageOptions, usePages } from './support/pages';
 
 const env = useServerAndBrowser({ env: { SEED_IDENTITIES: '200' } });
-const contexts: BrowserContext[] = [];
+const openAs = usePages(env);
 const SHOTS = '/tmp/shots-playground';
 
 beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-});
 
-async function openPage(options: { colorScheme?: 'light' | 'dark'; width?: number } = {}): Promise<Page> {
-  const context = await env.browser.newContext({
-    viewport: { width: options.width ?? 1280, height: 900 },
-    colorScheme: options.colorScheme ?? 'light',
-    bypassCSP: true,
-  });
-  contexts.push(context);
-  await stillPages(context);
-  const page = await context.newPage();
-  await signInAsRoot(page, env.server.url);
-  return page;
-}
+const openPage = (options: PageOptions = {}) => openAs('root', options);
 
 /** Counts the page's lookup calls (GET, POST, PUT to /v2/identities/...). */
 function countLookups(page: Page): { urls: string[] } {

@@ -8,39 +8,23 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { Template } from '@tessera/common/templates';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, signIn, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, openSettled, stillPages, trackRequests } from './support/page-checks';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callApi, useServerAndBrowser } from './support/browser';
+import { axeViolations, openSettled, trackRequests } from './support/page-checks';
+import { type PageOptions, usePages } from './support/pages';
+import type { Account } from './support/server';
 import { seedUser } from './support/server';
 
 const OUTSIDER = seedUser('user', { name: 'Una Outsider' });
 const EDITOR = seedUser('user', { name: 'Ed Editor' });
 const env = useServerAndBrowser({ env: { SEED_IDENTITIES: '40' }, users: [OUTSIDER, EDITOR] });
-const contexts: BrowserContext[] = [];
+const openAs = usePages(env);
 const SHOTS = '/tmp/shots-templates';
 
 const idOf = (email: string) => env.server.users.find((u) => u.email === email)?.id ?? 0;
 
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-});
-
-async function openPage(
-  options: { colorScheme?: 'light' | 'dark'; width?: number; as?: { email: string; password: string } } = {},
-): Promise<Page> {
-  const context = await env.browser.newContext({
-    viewport: { width: options.width ?? 1280, height: 900 },
-    colorScheme: options.colorScheme ?? 'light',
-    bypassCSP: true,
-  });
-  contexts.push(context);
-  await stillPages(context);
-  const page = await context.newPage();
-  if (options.as) await signIn(page, env.server.url, options.as);
-  else await signInAsRoot(page, env.server.url);
-  return page;
-}
+const openPage = (options: PageOptions & { as?: Account } = {}) => openAs(options.as ?? 'root', options);
 
 const only = (body: unknown): Template =>
   Object.values((body as { templates: Record<string, Template> }).templates)[0]!;

@@ -4,30 +4,16 @@
  * calls as a CSV file, shows a call made while it is open, and passes WCAG 2.1 AA in both themes, wide and narrow.
  */
 import { readFileSync } from 'node:fs';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { callApi, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, sidewaysScroll, stillPages } from './support/page-checks';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { callApi, useServerAndBrowser } from './support/browser';
+import { axeViolations, sidewaysScroll } from './support/page-checks';
+import { type PageOptions, usePages } from './support/pages';
 
 const env = useServerAndBrowser();
-const contexts: BrowserContext[] = [];
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-});
+const openAs = usePages(env);
 
-async function rootPage(options: { colorScheme?: 'light' | 'dark'; width?: number } = {}): Promise<Page> {
-  const context = await env.browser.newContext({
-    viewport: { width: options.width ?? 1280, height: 900 },
-    colorScheme: options.colorScheme ?? 'light',
-    acceptDownloads: true,
-    bypassCSP: true,
-  });
-  contexts.push(context);
-  await stillPages(context);
-  const page = await context.newPage();
-  await signInAsRoot(page, env.server.url);
-  return page;
-}
+const rootPage = (options: PageOptions = {}) => openAs('root', options);
 
 let key = '';
 async function lookup(): Promise<void> {
