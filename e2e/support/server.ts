@@ -1,9 +1,7 @@
 /** Starts the real server (`server/src/main.ts`) as a child process for browser tests. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Role } from '@tessera/common/roles';
 import { type Child, freePort, runChild, runCli } from '@tessera/server/test/process';
+import { scratchDir } from '@tessera/server/test/scratch-dir';
 
 export const ROOT = { email: 'root@tessera.test', password: 'Root-passw0rd!' };
 
@@ -75,7 +73,7 @@ async function createUsers(env: Record<string, string>, users: SeedUser[]): Prom
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'tessera-e2e-'));
+  const dataDir = options.dataDir ?? scratchDir('e2e');
   const env: Record<string, string> = {
     PORT: String(port),
     DATA_DIR: dataDir,

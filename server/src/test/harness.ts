@@ -3,8 +3,7 @@
  * app built on it, and factories that make fresh organizations and users so tests never share rows.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Role } from '@tessera/common/roles';
@@ -24,6 +23,7 @@ import { createUser } from '../features/users/service';
 import { loggerOptions } from '../logger';
 import { type Fanout, memoryFanout } from '../socket/fanout';
 import type {} from './provided-context';
+import { scratchDir } from './scratch-dir';
 
 let shared: Promise<Database> | undefined;
 
@@ -40,7 +40,7 @@ export function testDatabase(): Promise<Database> {
 
 /** A folder that looks like a console build: index.html with relative asset paths, and one hashed asset. */
 export function consoleBuild(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tessera-web-'));
+  const dir = scratchDir('web');
   mkdirSync(path.join(dir, 'assets'));
   writeFileSync(
     path.join(dir, 'index.html'),
@@ -56,7 +56,7 @@ export function consoleBuild(): string {
 let dataDir: string | undefined;
 /** A scratch DATA_DIR per test worker, so the outbox and uploads never land in the checkout. */
 export function testDataDir(): string {
-  dataDir ??= mkdtempSync(path.join(tmpdir(), 'tessera-test-data-'));
+  dataDir ??= scratchDir('test-data');
   return dataDir;
 }
 

@@ -1,13 +1,11 @@
 /** Runs the real server or CLI as a child process, the way an operator would. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { inject } from 'vitest';
 import { REPO_ROOT } from '../config';
 import { scratchDatabase } from './databases';
 import type {} from './provided-context';
+import { scratchDir } from './scratch-dir';
 
 /**
  * Node with tsx loaded in process, as `npm start` runs the server. Not tsx's own command: it relays signals to a
@@ -16,14 +14,14 @@ import type {} from './provided-context';
 const NODE_WITH_TSX = [process.execPath, '--import', 'tsx'] as const;
 
 /** Environment for a child that uses this run's database: the PostgreSQL one, or a new PGlite folder. */
-export function storageEnv(dataDir = mkdtempSync(path.join(tmpdir(), 'tessera-data-'))): Record<string, string> {
+export function storageEnv(dataDir = scratchDir('data')): Record<string, string> {
   const url = inject('databaseUrl');
   return url ? { DATABASE_URL: url, DATA_DIR: dataDir } : { DATA_DIR: dataDir };
 }
 
 /** Like storageEnv, but the database is new and empty (for first-start behaviour); drop it when done. */
 export async function emptyStorageEnv(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tessera-data-'));
+  const dataDir = scratchDir('data');
   const base = inject('databaseUrl') ? process.env.TEST_DATABASE_URL : undefined;
   if (!base) return { env: { DATA_DIR: dataDir }, drop: async () => {} };
   const scratch = await scratchDatabase(base, 'process');
