@@ -55,6 +55,7 @@ import { registerConsole } from './http/console';
 import { registerErrorHandler, sendError } from './http/error-handler';
 import { registerOriginCheck } from './http/origin';
 import { registerStandingGate } from './http/standing-gate';
+import { serveNonWebSocketUpgrades } from './http/upgrade';
 import { loggerOptions } from './logger';
 import { createMailer, type Mailer } from './mail';
 import { redisPlace } from './runtime';
@@ -218,5 +219,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.ready();
+  serveNonWebSocketUpgrades(app.server); // after ready: @fastify/websocket's listener is in place
   return app;
 }
