@@ -1,0 +1,73 @@
+/**
+ * Support chat with the app (decision 0032): routes, staff presence on a heartbeat, and the scheduled check that
+ * mails conversations left unanswered; both timers start when the app is ready and stop when it closes.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import type { Mailer } from '../../mail';
+import type { Hub } from '../../socket/hub';
+import type { Limiter } from '../throttle/limiter';
+import { createPresence } from './presence';
+import { registerChatRoutes } from './routes';
+import { type ChatService, createChatService } from './service';
+
+/** How often each process looks for conversations waiting too long (the claim makes it safe to overlap). */
+export const UNANSWERED_CHECK_MS = 60_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Tests run the unanswered check and the presence beat rather than wait for their timers. */
+    supportChat: ChatService & { beat(): Promise<void> };
+  }
+}
+
+export function registerSupportChat(
+  app: FastifyInstance,
+  deps: {
+    database: Database;
+    hub: Hub;
+    mailer: Mailer;
+    limiter: Limiter;
+    config: Pick<Config, 'publicUrl' | 'supportEmail' | 'chatUnansweredMinutes'>;
+  },
+): ChatService {
+  const presence = createPresence({ database: deps.database, hub: deps.hub, logger: app.log });
+  const chat = createChatService({
+    database: deps.database,
+    hub: deps.hub,
+    mailer: deps.mailer,
+    presence,
+    publicUrl: deps.config.publicUrl,
+    supportEmail: deps.config.supportEmail,
+    unansweredMinutes: deps.config.chatUnansweredMinutes,
+    logger: app.log,
+  });
+  app.decorate('supportChat', { ...chat, beat: presence.beat });
+  registerChatRoutes(app, { chat, limiter: deps.limiter });
+
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+  const check = () => {
+    running ??= chat
+      .checkUnanswered()
+      .catch((error: unknown) =>
+        app.log.warn({ code: (error as { code?: unknown })?.code }, 'unanswered chat check failed'),
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  app.addHook('onReady', async () => {
+    presence.start();
+    timer = setInterval(check, UNANSWERED_CHECK_MS);
+    timer.unref();
+  });
+  // onClose runs last-registered first: these end before the mailer (registered earlier) drains.
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    await running;
+    await presence.stop();
+  });
+  return chat;
+}
