@@ -120,7 +120,7 @@ describe('contracts', () => {
 });
 
 describe('/v2/contracts', () => {
-  it('shows members their organization’s contracts; only staff make and change them', async () => {
+  it('shows members their organization’s contracts (in summary); only staff make and change them', async () => {
     const customer = await makeCustomer(t.database);
     const cookie = await signIn(t.app, customer.email);
     const mine = Object.values((await api.get('/v2/contracts', cookie)).json().contracts) as {
@@ -131,7 +131,7 @@ describe('/v2/contracts', () => {
     const theirs = Object.values(
       (await api.get('/v2/contracts', await signIn(t.app, other.email))).json().contracts,
     ) as { id: number }[];
-    expect((await api.get(`/v2/contracts/${theirs[0]!.id}`, cookie)).statusCode).toBe(404);
+    expect((await api.get(`/v2/contracts/${theirs[0]!.id}`, cookie)).statusCode).toBe(403);
     const body = {
       organizationId: customer.organizationId,
       startsAt: '2027-01-01T00:00:00Z',

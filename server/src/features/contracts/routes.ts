@@ -1,41 +1,38 @@
 /**
- * /v2/contracts (issue 5, minimal; the pages come later): organization members read their organization's contracts;
- * super and root read all and make or change them. A change takes effect on every process at once (billing.ts).
+ * /v2/contracts (issue 5; pages in issue 19, decision 0033). An organization's administrators read its contracts
+ * whole (with this month's spend and the history); its other members read only what tells the contract in force
+ * and its monthly limit (the home page's bar); super and root read all and create, change and delete them. Every
+ * write records who changed what, and takes effect on every process at once (billing.ts).
  */
-import { CONTRACT_MESSAGES, type Contract, type ContractStatus } from '@tessera/common/contracts';
-import { and, desc, eq } from 'drizzle-orm';
+import { CONTRACT_MESSAGES, type Contract } from '@tessera/common/contracts';
+import type { User } from '@tessera/common/entities';
+import { hasRank } from '@tessera/common/roles';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import { contracts } from '../../db/schema';
 import { requireRank } from '../../http/auth';
-import { BadRequest, NotFound } from '../../http/errors';
-import { keyed } from '../../http/keyed';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../../http/errors';
+import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
-import { actsAcrossOrganizations, inReach, mustReach } from '../console/access';
+import { actsAcrossOrganizations, mustReach } from '../console/access';
 import { findOrganization } from '../organizations/repo';
 import type { Billing } from './billing';
-import { contractBody, contractParams, contractPatch } from './schemas';
+import {
+  columnsOf,
+  differences,
+  findContract,
+  listChanges,
+  listContracts,
+  monthSpend,
+  recordChange,
+  toContract,
+  toSummary,
+} from './repo';
+import { contractBody, contractListQuery, contractParams, contractPatch } from './schemas';
 
-type Row = typeof contracts.$inferSelect;
-
-export function toContract(row: Row): Contract {
-  return {
-    id: row.id,
-    organizationId: row.organizationId,
-    name: row.name,
-    startsAt: row.startsAt.toISOString(),
-    endsAt: row.endsAt.toISOString(),
-    status: row.status as ContractStatus,
-    pricePerRequest: row.pricePerRequest,
-    pricePerIdentity: row.pricePerIdentity,
-    groupPrices: row.groupPrices,
-    monthlyLimit: row.monthlyLimit,
-    rateLimit: row.rateLimit,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
+export { toContract } from './repo';
 
 function checkDates(startsAt: Date, endsAt: Date): void {
   if (endsAt <= startsAt) {
@@ -45,35 +42,66 @@ function checkDates(startsAt: Date, endsAt: Date): void {
   }
 }
 
+/** Whether the user may read an organization's contracts whole: its administrators, and super+. */
+export function readsContractsOf(user: User, organizationId: number): boolean {
+  return actsAcrossOrganizations(user) || (hasRank(user.role, 'admin') && user.organizationId === organizationId);
+}
+
+/** Who made a change: the real user while impersonating. */
+const author = (user: User) => user.impersonator ?? user.id;
+
+/** Another table still refers to the row (SQLSTATE 23503 on both engines, maybe as the cause). */
+function isForeignKeyViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; depth++) {
+    if (e.code === '23503') return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 export function registerContractRoutes(app: FastifyInstance, deps: { database: Database; hub: Hub; billing: Billing }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { database, hub, billing } = deps;
 
-  async function announce(row: Row) {
-    await billing.changed(row.organizationId);
-    const out = { contracts: keyed([toContract(row)]) };
-    await hub.publish(`organization:${row.organizationId}`, out);
+  /** Drops every process's cached standing of the organization and pushes the change to those who may see it. */
+  async function announce(organizationId: number, out: Record<string, unknown>) {
+    await billing.changed(organizationId);
+    await hub.publish(`organization:${organizationId}`, out, { minRank: 'admin' });
     return out;
   }
 
-  r.get('/v2/contracts', { preHandler: requireRank('user') }, async (request) => {
-    const { user } = request;
-    if (!actsAcrossOrganizations(user) && user.organizationId === null) return { contracts: {} };
-    const rows = await database.db
-      .select()
-      .from(contracts)
-      .where(actsAcrossOrganizations(user) ? undefined : eq(contracts.organizationId, user.organizationId!))
-      .orderBy(desc(contracts.startsAt), desc(contracts.id));
-    return { contracts: keyed(rows.map(toContract)) };
-  });
+  r.get(
+    '/v2/contracts',
+    { preHandler: requireRank('user'), schema: { querystring: contractListQuery } },
+    async (request) => {
+      const { user } = request;
+      const asked = request.query.organizationId;
+      if (actsAcrossOrganizations(user)) {
+        return { contracts: keyed((await listContracts(database.db, asked ?? null)).map(toContract)) };
+      }
+      if (asked !== undefined && asked !== user.organizationId) throw new Forbidden(CONTRACT_MESSAGES.forbidden);
+      if (user.organizationId === null) return { contracts: {} };
+      const rows = (await listContracts(database.db, user.organizationId)).map(toContract);
+      return { contracts: keyed(hasRank(user.role, 'admin') ? rows : rows.map(toSummary)) };
+    },
+  );
 
   r.get(
     '/v2/contracts/:id',
     { preHandler: requireRank('user'), schema: { params: contractParams } },
     async (request) => {
-      const [row] = await database.db.select().from(contracts).where(eq(contracts.id, request.params.id));
-      if (!row || !inReach(request.user, row.organizationId)) throw new NotFound(CONTRACT_MESSAGES.notFound);
-      return { contracts: keyed([toContract(row)]) };
+      const row = await findContract(database.db, request.params.id);
+      // Below super, a contract out of reach and a missing one answer alike, so ids cannot be probed.
+      if (!actsAcrossOrganizations(request.user) && (!row || !readsContractsOf(request.user, row.organizationId))) {
+        throw new Forbidden(CONTRACT_MESSAGES.forbidden);
+      }
+      if (!row) throw new NotFound(CONTRACT_MESSAGES.notFound);
+      const [spend, changes] = await Promise.all([monthSpend(database, row.id), listChanges(database.db, row.id)]);
+      return {
+        contracts: keyed([toContract(row)]),
+        contractSpend: keyed([spend]),
+        contractChanges: keyed(changes),
+      };
     },
   );
 
@@ -81,12 +109,25 @@ export function registerContractRoutes(app: FastifyInstance, deps: { database: D
     '/v2/contracts',
     { preHandler: requireRank('super'), schema: { body: contractBody } },
     async (request, reply) => {
-      const body = request.body;
-      checkDates(body.startsAt, body.endsAt);
-      mustReach(request.user, 'organization', (await findOrganization(database.db, body.organizationId))?.id);
-      const [row] = await database.db.insert(contracts).values(body).returning();
+      const { organizationId, ...patch } = request.body;
+      checkDates(patch.startsAt, patch.endsAt);
+      mustReach(request.user, 'organization', (await findOrganization(database.db, organizationId))?.id);
+      const made = await database.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(contracts)
+          .values({ ...columnsOf(patch), organizationId, startsAt: patch.startsAt, endsAt: patch.endsAt })
+          .returning();
+        const contract = toContract(row!);
+        await recordChange(tx, {
+          contract,
+          action: 'created',
+          changes: differences(null, contract),
+          userId: author(request.user),
+        });
+        return contract;
+      });
       reply.code(201);
-      return announce(row!);
+      return announce(organizationId, { contracts: keyed([made]) });
     },
   );
 
@@ -94,18 +135,51 @@ export function registerContractRoutes(app: FastifyInstance, deps: { database: D
     '/v2/contracts/:id',
     { preHandler: requireRank('super'), schema: { params: contractParams, body: contractPatch } },
     async (request) => {
-      const row = await database.transaction(async (tx) => {
-        const [current] = await tx.select().from(contracts).where(eq(contracts.id, request.params.id)).for('update');
+      const updated = await database.transaction(async (tx) => {
+        const current = await findContract(tx, request.params.id, true);
         if (!current) throw new NotFound(CONTRACT_MESSAGES.notFound);
         checkDates(request.body.startsAt ?? current.startsAt, request.body.endsAt ?? current.endsAt);
-        const [updated] = await tx
+        const [row] = await tx
           .update(contracts)
-          .set({ ...request.body, updatedAt: new Date() })
-          .where(and(eq(contracts.id, current.id)))
+          .set({ ...columnsOf(request.body), updatedAt: new Date() })
+          .where(eq(contracts.id, current.id))
           .returning();
-        return updated!;
+        const before = toContract(current);
+        const after = toContract(row!);
+        const changes = differences(before, after);
+        if (Object.keys(changes).length > 0) {
+          await recordChange(tx, { contract: after, action: 'updated', changes, userId: author(request.user) });
+        }
+        return after;
       });
-      return announce(row);
+      return announce(updated.organizationId, { contracts: keyed([updated]) });
+    },
+  );
+
+  r.delete(
+    '/v2/contracts/:id',
+    { preHandler: requireRank('super'), schema: { params: contractParams } },
+    async (request) => {
+      let gone: Contract;
+      try {
+        gone = await database.transaction(async (tx) => {
+          const current = await findContract(tx, request.params.id, true);
+          if (!current) throw new NotFound(CONTRACT_MESSAGES.notFound);
+          const contract = toContract(current);
+          await recordChange(tx, {
+            contract,
+            action: 'deleted',
+            changes: differences(contract, null),
+            userId: author(request.user),
+          });
+          await tx.delete(contracts).where(eq(contracts.id, current.id));
+          return contract;
+        });
+      } catch (error) {
+        if (isForeignKeyViolation(error)) throw new Conflict(CONTRACT_MESSAGES.inUse);
+        throw error;
+      }
+      return announce(gone.organizationId, { contracts: deleted(gone.id) });
     },
   );
 }

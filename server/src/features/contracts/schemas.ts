@@ -1,31 +1,72 @@
-/** Request bodies of /v2/contracts. Money is dollars with at most six decimals (two for the monthly limit). */
-import { CONTRACT_MESSAGES, CONTRACT_STATUSES, PRICE_GROUPS } from '@tessera/common/contracts';
+/**
+ * Request bodies of /v2/contracts. Amounts come as JSON numbers (as before) or decimal strings (as the console
+ * sends them) and leave as exact decimal strings, stored as SQL numeric (decision 0033). Every rule and message is
+ * common/contracts.ts's, which the contract form applies too.
+ */
+import {
+  CONTRACT_MESSAGES,
+  CONTRACT_STATUSES,
+  limitProblem,
+  PRICE_GROUPS,
+  priceProblem,
+  rateLimitProblem,
+} from '@tessera/common/contracts';
 import { optionalText } from '@tessera/common/schemas/fields';
+import { MAX_LENGTH, MESSAGES } from '@tessera/common/validation';
 import { z } from 'zod';
 
-const money = (decimals: number) =>
+/** A number or a string, checked as the text a person would type. */
+const typed = (problem: (text: string) => string | undefined, message: string) =>
   z
-    .number()
-    .min(0, CONTRACT_MESSAGES.price)
-    .max(1_000_000, CONTRACT_MESSAGES.price)
-    .refine((n) => Math.abs(Math.round(n * 10 ** decimals) - n * 10 ** decimals) < 1e-6, CONTRACT_MESSAGES.price);
+    .union([z.number(), z.string()], { error: message })
+    .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+    .superRefine((text, ctx) => {
+      const why = problem(text);
+      if (why) ctx.addIssue({ code: 'custom', message: why });
+    });
+
+/** As `typed`, or null for none (a union would hide the branch's message behind 'Invalid input'). */
+const typedOrNull = (problem: (text: string) => string | undefined, message: string) =>
+  z
+    .union([z.number(), z.string(), z.null()], { error: message })
+    .transform((v) => (v === null ? null : typeof v === 'number' ? String(v) : v.trim()))
+    .superRefine((text, ctx) => {
+      const why = text === null ? undefined : problem(text);
+      if (why) ctx.addIssue({ code: 'custom', message: why });
+    });
+
+const price = () => typed(priceProblem, MESSAGES.number);
+const date = () => z.iso.datetime({ offset: true, error: MESSAGES.date }).transform((v) => new Date(v));
 
 const fields = {
-  name: optionalText('a name', 100),
-  startsAt: z.iso.datetime({ offset: true }).transform((v) => new Date(v)),
-  endsAt: z.iso.datetime({ offset: true }).transform((v) => new Date(v)),
-  status: z.enum(CONTRACT_STATUSES),
-  pricePerRequest: money(6),
-  pricePerIdentity: money(6),
-  groupPrices: z.partialRecord(z.enum(PRICE_GROUPS as [string, ...string[]]), money(6)),
-  monthlyLimit: z.union([money(2), z.null()]),
-  rateLimit: z.union([z.number().int().min(1).max(10_000_000), z.null()]),
+  name: optionalText('a name', MAX_LENGTH.name),
+  startsAt: date(),
+  endsAt: date(),
+  status: z.enum(CONTRACT_STATUSES, { error: CONTRACT_MESSAGES.status }),
+  pricePerRequest: price(),
+  pricePerIdentity: price(),
+  groupPrices: z.record(z.string(), price()).superRefine((prices, ctx) => {
+    if (Object.keys(prices).some((group) => !(PRICE_GROUPS as readonly string[]).includes(group))) {
+      ctx.addIssue({ code: 'custom', message: CONTRACT_MESSAGES.group });
+    }
+  }),
+  monthlyLimit: typedOrNull(limitProblem, MESSAGES.number),
+  rateLimit: typedOrNull(rateLimitProblem, MESSAGES.integer).transform((v) => (v === null ? null : Number(v))),
 };
 
 export const contractBody = z
-  .object({ organizationId: z.number().int().positive(), ...fields })
+  .object({
+    organizationId: z.number({ error: 'Please choose an organization.' }).int().positive().max(2_147_483_647),
+    ...fields,
+  })
   .partial()
   .required({ organizationId: true, startsAt: true, endsAt: true })
   .strict();
 export const contractPatch = z.object(fields).partial().strict();
 export const contractParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const contractListQuery = z
+  .object({ organizationId: z.coerce.number().int().positive().max(2_147_483_647).optional() })
+  .strict();
+
+export type ContractBody = z.infer<typeof contractBody>;
+export type ContractPatch = z.infer<typeof contractPatch>;

@@ -1,0 +1,46 @@
+/**
+ * Invoices with the app (decision 0034): the routes, and the monthly close of the month before, run at start and
+ * hourly on an unref'd timer. Every process runs it; the close is idempotent and serialized by the counter row's
+ * lock, so however many run it at once, last month's invoices are issued once.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/client';
+import { closeMonth } from './repo';
+import { registerInvoiceRoutes } from './routes';
+
+export const CLOSE_EVERY_MS = 3600_000;
+
+/** The calendar month (UTC) before the one holding `at`, as 'YYYY-MM'. */
+export function previousMonth(at: number): string {
+  const d = new Date(at);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+}
+
+export function registerInvoices(app: FastifyInstance, deps: { database: Database; now?: () => number }): void {
+  const now = deps.now ?? Date.now;
+  registerInvoiceRoutes(app, deps);
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+  const run = () => {
+    const month = previousMonth(now());
+    running ??= closeMonth(deps.database, month)
+      .then(({ issued }) => {
+        if (issued.length > 0) app.log.info({ month, issued: issued.length }, 'invoices issued');
+      })
+      .catch((error: unknown) => {
+        app.log.warn({ month, code: (error as { code?: unknown })?.code }, 'monthly close failed');
+      })
+      .finally(() => {
+        running = null;
+      });
+  };
+  app.addHook('onReady', async () => {
+    run();
+    timer = setInterval(run, CLOSE_EVERY_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    await running;
+  });
+}

@@ -1,0 +1,205 @@
+/**
+ * Invoices in the database (decision 0034). The close takes the counter row's lock first, so closes (in any
+ * process) run one after another: the second sees the first's invoices and issues nothing new, and every number
+ * given is committed with its invoice: no gaps.
+ */
+import type { Invoice, InvoiceLine, InvoiceStatus } from '@tessera/common/invoices';
+import { sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client';
+import { invoiceLines, invoices } from '../../db/schema';
+import { type LineRow, monthLines } from './lines';
+
+const CHUNK = 1000;
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** Issues the month's invoices to every organization with a contract in force during it and none yet. */
+export async function closeMonth(database: Database, month: string): Promise<{ issued: number[] }> {
+  return database.transaction(async (tx) => {
+    await tx.execute(sql`insert into invoice_counter (id, last) values (1, 0) on conflict (id) do nothing`);
+    const counter = await tx.execute(sql`select last from invoice_counter where id = 1 for update`);
+    let last = (counter as unknown as { rows: { last: number }[] }).rows[0]!.last;
+    const done = await tx.execute(sql`select organization_id from invoices where month = ${month}`);
+    const billed = new Set(
+      (done as unknown as { rows: { organization_id: number }[] }).rows.map((r) => r.organization_id),
+    );
+    const byOrganization = new Map<number, LineRow[]>();
+    for (const line of await monthLines(tx, month, null, true)) {
+      if (billed.has(line.organization_id)) continue;
+      const lines = byOrganization.get(line.organization_id) ?? [];
+      lines.push(line);
+      byOrganization.set(line.organization_id, lines);
+    }
+    if (byOrganization.size === 0) return { issued: [] };
+    const issuedAt = new Date();
+    const heads = [...byOrganization.keys()].map((organizationId) => ({
+      organizationId,
+      month,
+      number: ++last,
+      status: 'issued' as const,
+      issuedAt,
+    }));
+    const ids = new Map<number, number>();
+    for (let i = 0; i < heads.length; i += CHUNK) {
+      const rows = await tx
+        .insert(invoices)
+        .values(heads.slice(i, i + CHUNK))
+        .returning({ id: invoices.id, organizationId: invoices.organizationId });
+      for (const r of rows) ids.set(r.organizationId, r.id);
+    }
+    const lines = [...byOrganization].flatMap(([organizationId, rows]) =>
+      rows.map((l) => ({
+        invoiceId: ids.get(organizationId)!,
+        contractId: l.contract_id,
+        price: l.price,
+        periodStart: new Date(l.period_start),
+        periodEnd: new Date(l.period_end),
+        quantity: Number(l.quantity),
+        unitPrice: l.unit_price,
+        amount: l.amount,
+      })),
+    );
+    for (let i = 0; i < lines.length; i += CHUNK) await tx.insert(invoiceLines).values(lines.slice(i, i + CHUNK));
+    await tx.execute(sql`update invoices i set total = coalesce((select sum(l.amount) from invoice_lines l
+      where l.invoice_id = i.id), 0) where i.month = ${month} and i.number > ${heads[0]!.number - 1}`);
+    await tx.execute(sql`update invoice_counter set last = ${last} where id = 1`);
+    return { issued: [...ids.values()] };
+  });
+}
+
+interface HeadRow {
+  id: number;
+  organization_id: number;
+  organization_name: string;
+  month: string;
+  number: number | null;
+  status: InvoiceStatus;
+  total: string;
+  issued_at: Date | string | null;
+  paid_at: Date | string | null;
+  voided_at: Date | string | null;
+}
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+function lineOf(l: {
+  contract_id: number;
+  price: string;
+  period_start: Date | string;
+  period_end: Date | string;
+  quantity: string | number;
+  unit_price: string;
+  amount: string;
+}): InvoiceLine {
+  return {
+    contractId: l.contract_id,
+    price: l.price,
+    periodStart: iso(l.period_start)!,
+    periodEnd: iso(l.period_end)!,
+    quantity: Number(l.quantity),
+    unitPrice: l.unit_price,
+    amount: l.amount,
+  };
+}
+
+function headOf(h: HeadRow, lines: InvoiceLine[]): Invoice {
+  return {
+    id: h.id,
+    organizationId: h.organization_id,
+    organizationName: h.organization_name,
+    month: h.month,
+    number: h.number,
+    status: h.status,
+    total: h.total,
+    issuedAt: iso(h.issued_at),
+    paidAt: iso(h.paid_at),
+    voidedAt: iso(h.voided_at),
+    lines,
+  };
+}
+
+const HEAD = sql`select i.id, i.organization_id, o.name as organization_name, i.month, i.number, i.status,
+  i.total::numeric(24, 6)::text as total, i.issued_at, i.paid_at, i.voided_at
+  from invoices i join organizations o on o.id = i.organization_id`;
+
+export async function findInvoice(db: Executor, id: number, forUpdate = false): Promise<Invoice | null> {
+  const [head] = rowsOf<HeadRow>(
+    await db.execute(sql`${HEAD} where i.id = ${id}${forUpdate ? sql` for update of i` : sql``}`),
+  );
+  if (!head) return null;
+  const lines = rowsOf<Parameters<typeof lineOf>[0]>(
+    await db.execute(sql`select contract_id, price, period_start, period_end, quantity, unit_price::text as unit_price,
+      amount::text as amount from invoice_lines where invoice_id = ${id} order by id`),
+  );
+  return headOf(head, lines.map(lineOf));
+}
+
+export interface InvoiceFilter {
+  month?: string;
+  organizationId?: number;
+  status?: InvoiceStatus;
+  limit: number;
+  offset: number;
+}
+
+function where(f: Omit<InvoiceFilter, 'limit' | 'offset'>) {
+  const parts = [sql`true`];
+  if (f.month) parts.push(sql`i.month = ${f.month}`);
+  if (f.organizationId !== undefined) parts.push(sql`i.organization_id = ${f.organizationId}`);
+  if (f.status) parts.push(sql`i.status = ${f.status}`);
+  return sql.join(parts, sql` and `);
+}
+
+/** A page of invoices (newest month first), their count, and totals per month over every page. */
+export async function listInvoices(db: Executor, f: InvoiceFilter) {
+  const w = where(f);
+  const heads = rowsOf<HeadRow>(
+    await db.execute(sql`${HEAD} where ${w} order by i.month desc, i.number desc nulls last, i.id desc
+      limit ${f.limit} offset ${f.offset}`),
+  );
+  const [{ n }] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from invoices i where ${w}`),
+  ) as [{ n: number }];
+  const months = rowsOf<{ month: string; invoices: number; total: string }>(
+    await db.execute(sql`select i.month, count(*)::int as invoices, sum(i.total)::numeric(24, 6)::text as total
+      from invoices i where ${w} and i.status <> 'void' group by i.month order by i.month desc`),
+  );
+  return { invoices: heads.map((h) => headOf(h, [])), total: n, months };
+}
+
+export async function setStatus(db: Executor, id: number, status: InvoiceStatus): Promise<void> {
+  const at = status === 'paid' ? sql`paid_at = now()` : sql`voided_at = now()`;
+  await db.execute(sql`update invoices set status = ${status}, ${at} where id = ${id}`);
+}
+
+/** Adds decimal strings of 6 places exactly, as integers of millionths (BigInt): '0.003000' + '0.125000'. */
+export function sumOfAmounts(amounts: string[]): string {
+  const micros = amounts.reduce((sum, a) => sum + BigInt(a.replace('.', '')), 0n);
+  const text = (micros < 0n ? -micros : micros).toString().padStart(7, '0');
+  return `${micros < 0n ? '-' : ''}${text.slice(0, -6)}.${text.slice(-6)}`;
+}
+
+/** The month's running invoice of an organization, computed on read from the rollups (status draft, no number). */
+export async function draftInvoice(db: Executor, organizationId: number, month: string): Promise<Invoice | null> {
+  const [org] = rowsOf<{ name: string }>(
+    await db.execute(sql`select name from organizations where id = ${organizationId}`),
+  );
+  if (!org) return null;
+  const lines = await monthLines(db, month, organizationId);
+  const total = sumOfAmounts(lines.map((l) => l.amount));
+  return headOf(
+    {
+      id: 0,
+      organization_id: organizationId,
+      organization_name: org.name,
+      month,
+      number: null,
+      status: 'draft',
+      total,
+      issued_at: null,
+      paid_at: null,
+      voided_at: null,
+    },
+    lines.map(lineOf),
+  );
+}
