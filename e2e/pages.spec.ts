@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newPage, signInAsRoot, useServerAndBrowser } from './support/browser';
+import { releaseAndDeployment } from './support/releases';
 import { ROOT } from './support/server';
 
 const env = useServerAndBrowser();
@@ -88,10 +89,33 @@ describe('titles', () => {
       });
       return Object.keys(((await res.json()) as { templates: Record<string, unknown> }).templates)[0]!;
     });
+    // Contract pages show a real one too: a contract of an organization there is (a new one only when there is
+    // none, since /organizations/edit/4 below must stay unknown).
+    const contractId = await page.evaluate(async () => {
+      const headers = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+      const list = (await (await fetch('/v2/organizations', { headers })).json()) as { organizations: object };
+      const org = Object.keys(list.organizations)[0]
+        ? list
+        : ((await (
+            await fetch('/v2/organizations', { method: 'POST', headers, body: JSON.stringify({ name: 'Titles' }) })
+          ).json()) as { organizations: object });
+      const organizationId = Number(Object.keys(org.organizations)[0]);
+      const res = await fetch('/v2/contracts', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ organizationId, startsAt: '2026-01-01T00:00:00Z', endsAt: '2027-01-01T00:00:00Z' }),
+      });
+      return Object.keys(((await res.json()) as { contracts: Record<string, unknown> }).contracts)[0]!;
+    });
+    // Release and deployment pages show real ones too: a draft release of HEAD, and a finished deployment.
+    const { releaseId, deploymentId } = await releaseAndDeployment(page);
     for (const [template, title] of SIGNED_IN_TITLES) {
       const path = template
+        .replace(/^\/contracts\/(edit\/)?1$/, `/contracts/$1${contractId}`)
         .replace(/^\/keys\/(edit\/)?7$/, `/keys/$1${keyId}`)
-        .replace(/^\/templates\/edit\/8$/, `/templates/edit/${templateId}`);
+        .replace(/^\/templates\/edit\/8$/, `/templates/edit/${templateId}`)
+        .replace(/^\/releases\/(publish\/)?2$/, `/releases/$1${releaseId}`)
+        .replace(/^\/deployments\/(delete\/)?3$/, `/deployments/$1${deploymentId}`);
       await page.goto(`${env.server.url}${path}`);
       await expect.poll(() => page.title(), { message: path }).toBe(`Tessera - ${title}`);
       expect(new URL(page.url()).pathname, path).toBe(path);

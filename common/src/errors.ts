@@ -73,6 +73,8 @@ export const ERROR_CODES = [
   'legal_notice',
   'internal',
   'unavailable',
+  /** 403: the password must be confirmed again first (POST /auth/confirm), e.g. before the query console. */
+  'step_up_required',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -1,5 +1,6 @@
 /** Spec §7 socket: `[name, payload]` messages, their payload schemas and channel names. */
 import { hasRank, type Role } from './roles';
+import { canSubscribeChat } from './support-chat';
 
 export const SOCKET_PATH = '/ws';
 
@@ -49,8 +50,12 @@ interface Subscriber {
 
 /**
  * Who may listen where: `self:{id}` only that user; `organization:{id}` its members (user or above) and
- * super+; `system:*` super+. The server enforces this; the client only asks for what it may have.
+ * super+; `system:*` super+; `chat:{userId}` that user and super+ (support-chat.ts). The server enforces
+ * this; the client only asks for what it may have.
  */
+/** `system:*` channels that need more than super: the Clusters page's (issue 20) is root's. */
+const SYSTEM_CHANNEL_RANKS: Record<string, Role> = { clusters: 'root', deployments: 'root' }; // deployments: issue 21
+
 export function canSubscribe(user: Subscriber, channel: string): boolean {
   const [kind, id] = channel.split(':');
   if (user.id === 0) return false;
@@ -58,6 +63,7 @@ export function canSubscribe(user: Subscriber, channel: string): boolean {
   if (kind === 'organization') {
     return hasRank(user.role, 'super') || (hasRank(user.role, 'user') && Number(id) === user.organizationId);
   }
-  if (kind === 'system') return hasRank(user.role, 'super');
+  if (kind === 'system') return hasRank(user.role, SYSTEM_CHANNEL_RANKS[id ?? ''] ?? 'super');
+  if (kind === 'chat') return canSubscribeChat(user, id); // a support conversation: its user and staff
   return false;
 }

@@ -8,7 +8,7 @@ import { isApiPath } from '@tessera/common/routes';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import type { Config } from './config';
+import { type Config, REPO_ROOT } from './config';
 import type { Database } from './db/client';
 import { createPasswordService } from './features/accounts/passwords';
 import { registerAccountRoutes } from './features/accounts/routes';
@@ -18,14 +18,18 @@ import { registerImpersonationRoutes } from './features/auth/impersonation';
 import { createSessionRotation } from './features/auth/rotation';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
+import { registerStepUpRoutes } from './features/auth/step-up';
 import { registerClientPackageRoutes } from './features/client-packages/routes';
+import { registerClusters } from './features/clusters/register';
 import { registerContact } from './features/contact/register';
 import { createBilling } from './features/contracts/billing';
 import { registerContractRoutes } from './features/contracts/routes';
+import { registerDeployments } from './features/deployments/register';
 import { sessionAuthenticator } from './features/identities/caller';
 import { createIdempotency } from './features/identities/idempotency';
 import { registerLookupRoutes } from './features/identities/routes';
 import { registerImageRoutes } from './features/images/routes';
+import { registerInvoices } from './features/invoices/register';
 import { keyAuthenticator } from './features/keys/authenticator';
 import { registerKeyRoutes } from './features/keys/routes';
 import { lazySealer, loadKeyEncryptionKey } from './features/keys/secrets';
@@ -33,9 +37,15 @@ import { createKeyVerifier } from './features/keys/verify';
 import { registerOauthRoutes } from './features/oauth/routes';
 import { registerOpenApiRoute } from './features/openapi/routes';
 import { registerOrganizationRoutes } from './features/organizations/routes';
+import { registerQueryConsole } from './features/query-console/register';
+import { registerReleases } from './features/releases/register';
 import { FITTED_MODEL } from './features/scoring/fitted';
+import { registerSegments } from './features/segments/register';
 import { registerSessionRoutes } from './features/sessions/routes';
 import { createSessionService } from './features/sessions/service';
+import { registerSshAccess } from './features/ssh-access/register';
+import { registerStewardship } from './features/stewardship/register';
+import { registerSupportChat } from './features/support-chat/register';
 import { registerSystemRoutes } from './features/system/routes';
 import { registerTemplateRoutes } from './features/templates/routes';
 import { createTemplateStore } from './features/templates/store';
@@ -186,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sealer = lazySealer(() => loadKeyEncryptionKey(database, config.keyEncryptionKey));
   const verifier = createKeyVerifier({ database, fanout, sealer });
   registerKeyRoutes(app, { database, hub, sealer, verifier });
+  registerSshAccess(app, { database, sealer });
   const billing = createBilling({ database, fanout });
   const rates = deps.rates ?? (await openSlidingLimiter(redis));
   if (!deps.rates) app.addHook('onClose', () => rates.close());
@@ -193,7 +204,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUsageReportRoutes(app, { database });
   const usageAlerts = registerUsageAlerts(app, { database, hub, mailer, publicUrl: config.publicUrl });
   registerUsageRetention(app, { database, config });
+  registerInvoices(app, { database });
   registerContact(app, { database, mailer, limiter, publicUrl: config.publicUrl, supportEmail: config.supportEmail });
+  registerStepUpRoutes(app, { database, limiter });
+  registerClusters(app, { database, hub, clusters: config.clusters });
+  registerQueryConsole(app, { database, clusters: config.clusters, timeoutMs: config.queryTimeoutMs });
+  const stewardship = registerStewardship(app, { database, mailer, limiter, config });
+  registerSupportChat(app, { database, hub, mailer, limiter, config });
   const lookups = {
     database,
     metering: usageAlerts.watching(notifyingMetering(deps.metering ?? createDatabaseMetering(database), hub)),
@@ -203,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     templates: createTemplateStore(database, app),
     authenticators: [keyAuthenticator(verifier), sessionAuthenticator],
     model: FITTED_MODEL,
+    auditHasher: stewardship.auditHasher,
   };
   await app.register(async (scope) => {
     // A PUT lookup's CSV body is read as it arrives, never buffered whole (features/identities/csv-stream.ts).
@@ -210,6 +228,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerLookupRoutes(scope, lookups);
   });
   registerTemplateRoutes(app, { database, hub, store: lookups.templates, lookups });
+  registerSegments(app, lookups);
+  registerReleases(app, { database, hub, repoDir: REPO_ROOT, releasesDir: config.releasesDir });
+  await registerDeployments(app, { database, hub, config, repoDir: REPO_ROOT, baseVersion: version });
   registerSocket(app, { hub, database, publicUrl: config.publicUrl, version });
   await registerConsole(app, {
     staticDir: config.staticDir,

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { IDENTITY_PROVIDERS, type ProviderId } from '@tessera/common/providers';
 import { canonicalEmail, isEmail } from '@tessera/common/validation';
 import { z } from 'zod';
+import { ClusterSettingError, parseClusters } from './db/cluster-setting';
 import { type DatabaseTimeouts, databaseTimeouts } from './db/timeouts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,6 +30,10 @@ const envSchema = z.object({
   ROOT_PASSWORD: optional,
   CDN_HOST: optional,
   CI_HOST: optional,
+  /** Further PostgreSQL nodes for Clusters and Query (db/cluster-setting.ts). */
+  CLUSTERS: optional,
+  /** statement_timeout of each query console statement. */
+  QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   STATIC_DIR: optional,
   CLIENTS_DIR: optional,
   TESSERA_VERSION: optional,
@@ -37,6 +42,16 @@ const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(5_000),
   /** Months of usage rows kept; older rows are deleted hourly, rollups stay (decision 0029). 0 keeps them all. */
   USAGE_RETENTION_MONTHS: z.coerce.number().int().min(0).max(1200).default(13),
+  /** Issue 22 (decision 0039): months of lookup audit rows, days of page views, months of contact messages; 0 keeps all. */
+  LOOKUP_AUDIT_RETENTION_MONTHS: z.coerce.number().int().min(0).max(1200).default(24),
+  PAGE_VIEW_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(90),
+  CONTACT_MESSAGE_RETENTION_MONTHS: z.coerce.number().int().min(0).max(1200).default(24),
+  /** Minutes a support chat message may wait for an answer before it is mailed to SUPPORT_EMAIL; 0: never. */
+  CHAT_UNANSWERED_MINUTES: z.coerce.number().int().min(0).max(10_080).default(15),
+  /** Where release artifacts are kept (default DATA_DIR/releases); environments deploy from there (decision 0038). */
+  RELEASES_DIR: optional,
+  /** Deployment environments: JSON, or the path of a JSON file; none: the `local` environment (decision 0038). */
+  ENVIRONMENTS: optional,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .string()
@@ -74,6 +89,10 @@ export interface Config {
   /** Prefix for hashed console assets: '' for same origin, or 'https://{CDN_HOST}'. */
   assetPrefix: string;
   ciHost: string | null;
+  /** CLUSTERS: name -> PostgreSQL URL of nodes besides the main database (which is always `main`). */
+  clusters: Record<string, string>;
+  /** QUERY_TIMEOUT_MS: the query console's statement timeout. */
+  queryTimeoutMs: number;
   staticDir: string;
   /** The client libraries' packages (scripts/build-clients.mjs), offered at /clients/{file}. */
   clientsDir: string;
@@ -86,6 +105,14 @@ export interface Config {
   databaseTimeouts: DatabaseTimeouts;
   /** Usage rows older than this many months are deleted (rollups stay); 0 keeps every row. */
   usageRetentionMonths: number;
+  /** Issue 22: retention of the lookup audit trail, page views and contact messages (0 keeps all). */
+  dataRetention: { lookupAuditMonths: number; pageViewDays: number; contactMessageMonths: number };
+  /** A support chat conversation waiting this long for an answer is mailed to the support address; 0: never. */
+  chatUnansweredMinutes: number;
+  /** Release artifacts' folder (RELEASES_DIR, default DATA_DIR/releases). */
+  releasesDir: string;
+  /** ENVIRONMENTS as given (JSON or a file path), read by features/deployments/environments.ts; null: `local`. */
+  environments: string | null;
   /** Configured outside sign-in providers: those with client id, secret and issuer all set. */
   oauth: Partial<Record<ProviderId, OauthClientSettings>>;
 }
@@ -166,6 +193,15 @@ function resolvedDir(dir: string): string {
   return existsSync(absolute) ? realpathSync(absolute) : absolute;
 }
 
+function clusterSetting(value: string | null): Record<string, string> {
+  try {
+    return parseClusters(value);
+  } catch (err) {
+    if (err instanceof ClusterSettingError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -197,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rootPassword: e.ROOT_PASSWORD,
     assetPrefix: cdnPrefix(e.CDN_HOST),
     ciHost: e.CI_HOST,
+    clusters: clusterSetting(e.CLUSTERS),
+    queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     staticDir: resolvedDir(e.STATIC_DIR ?? path.join(repoRoot, 'web/dist')),
     clientsDir: path.resolve(e.CLIENTS_DIR ?? path.join(repoRoot, 'clients/dist')),
     versionOverride: e.TESSERA_VERSION,
@@ -205,7 +243,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedIdentities: e.SEED_IDENTITIES,
     databaseTimeouts: databaseTimeouts(e.DATABASE_STATEMENT_TIMEOUT_MS, e.DATABASE_CONNECT_TIMEOUT_MS),
     usageRetentionMonths: e.USAGE_RETENTION_MONTHS,
+    dataRetention: {
+      lookupAuditMonths: e.LOOKUP_AUDIT_RETENTION_MONTHS,
+      pageViewDays: e.PAGE_VIEW_RETENTION_DAYS,
+      contactMessageMonths: e.CONTACT_MESSAGE_RETENTION_MONTHS,
+    },
+    chatUnansweredMinutes: e.CHAT_UNANSWERED_MINUTES,
     oauth: oauthProviders(env),
+    releasesDir: path.resolve(e.RELEASES_DIR ?? path.join(e.DATA_DIR, 'releases')),
+    environments: e.ENVIRONMENTS,
   };
 }
 

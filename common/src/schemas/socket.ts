@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import { CLIENT_ERROR_MAX_CHARS, type ClientMessage, HIT_URL_MAX_CHARS } from '../socket';
 
-/** A channel a browser may subscribe to: `self:{id}`, `organization:{id}` or a system channel. */
+/** A channel a browser may subscribe to: `self:{id}`, `organization:{id}`, `chat:{userId}` or a system channel. */
 export const channelSchema = z
   .string()
   .max(100)
-  .regex(/^(self|organization):\d{1,15}$|^system:[a-z]{1,30}$/, 'Unknown channel.');
+  .regex(/^(self|organization|chat):\d{1,15}$|^system:[a-z]{1,30}$/, 'Unknown channel.');
 
 export const clientMessageSchema = z.union([
   z.tuple([

@@ -18,7 +18,9 @@ export type FanoutMessage =
   /** A user's role, standing or record types changed: every process forgets the keys of theirs it cached. */
   | { kind: 'userChanged'; userId: number }
   /** An organization's contracts changed: every process reads its standing afresh. */
-  | { kind: 'contractChanged'; organizationId: number };
+  | { kind: 'contractChanged'; organizationId: number }
+  /** The version browsers are told changed (a deployment of the serving environment): every page hears it. */
+  | { kind: 'version'; version: string };
 
 export interface Fanout {
   readonly kind: 'memory' | 'redis';

@@ -37,12 +37,17 @@ export function send(conn: Connection, message: ServerMessage): void {
 export function createHub(fanout: Fanout) {
   const connections = new Set<Connection>();
   const channels = new Map<string, Set<Connection>>();
+  /** The version told to browsers when it differs from the build's (features/deployments/register.ts). */
+  let version: string | null = null;
+  /** Told how many of this process's sockets are on a channel whenever one joins or leaves it. */
+  const watchers = new Map<string, (members: number) => void>();
 
   function leave(conn: Connection, channel: string): void {
     conn.channels.delete(channel);
     const members = channels.get(channel);
     members?.delete(conn);
     if (members?.size === 0) channels.delete(channel);
+    watchers.get(channel)?.(members?.size ?? 0);
   }
 
   function deliver(message: FanoutMessage): void {
@@ -62,6 +67,11 @@ export function createHub(fanout: Fanout) {
         for (const channel of [...conn.channels]) if (!canSubscribe(message.user, channel)) leave(conn, channel);
         send(conn, ['push', { self: message.user }]);
       }
+      return;
+    }
+    if (message.kind === 'version') {
+      version = message.version;
+      for (const conn of connections) send(conn, ['push', { version }]);
       return;
     }
     if (message.kind !== 'endSession') return; // API key changes: the key verifier listens for those
@@ -88,7 +98,12 @@ export function createHub(fanout: Fanout) {
       const members = channels.get(channel) ?? new Set<Connection>();
       channels.set(channel, members);
       members.add(conn);
+      watchers.get(channel)?.(members.size);
       return true;
+    },
+    /** Follows how many of this process's sockets listen on `channel` (one watcher per channel). */
+    watchChannel(channel: string, watcher: (members: number) => void): void {
+      watchers.set(channel, watcher);
     },
     unsubscribe: leave,
     clear(conn: Connection): void {
@@ -118,6 +133,22 @@ export function createHub(fanout: Fanout) {
     },
     get size(): number {
       return connections.size;
+    },
+    /** The version told to a socket as it opens; null: the build's. */
+    get version(): string | null {
+      return version;
+    },
+    /** Sets the told version in this process only (at start, from the database). */
+    setVersion(next: string): void {
+      version = next;
+    },
+    /** Tells every process, and every open page, a new version: pages reload (spec §1). */
+    announceVersion(next: string): Promise<void> {
+      return fanout.publish({ kind: 'version', version: next });
+    },
+    /** The users of this process's connections on a channel (e.g. staff watching the support chat queue). */
+    listeners(channel: string): User[] {
+      return [...(channels.get(channel) ?? [])].map((conn) => conn.user);
     },
   };
 }

@@ -133,7 +133,7 @@ export function registerSocket(app: FastifyInstance, deps: SocketDeps): void {
         }
       });
 
-      send(conn, ['push', { version: deps.version }]);
+      send(conn, ['push', { version: hub.version ?? deps.version }]);
       if (request.query.journeyId !== journeyId) send(conn, ['push', { journeyId }]);
     },
   );

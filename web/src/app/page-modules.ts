@@ -1,7 +1,4 @@
-/**
- * Every page module of the route table (common/routes.ts), loaded lazily. Pages that later work fills share
- * the frame page, which says what they will hold.
- */
+/** Every page module of the route table (common/routes.ts), loaded lazily. */
 import type { ResourceParams, RouteDef } from '@tessera/common/routes';
 import type { ComponentType } from 'react';
 
@@ -13,8 +10,6 @@ export interface PageProps {
 
 type Loader = () => Promise<{ default: ComponentType<PageProps> }>;
 
-const frame: Loader = () => import('../pages/frame/frame-page');
-
 export const PAGE_MODULES: Record<string, Loader> = {
   'user-home': () => import('../pages/home/home-page'),
   login: () => import('../pages/login/login-page'),
@@ -22,16 +17,16 @@ export const PAGE_MODULES: Record<string, Loader> = {
   'user-playground': () => import('../pages/playground/playground-page'),
   'user-profile': () => import('../pages/profile/profile-page'),
   password: () => import('../pages/password/password-page'),
-  'super-billing': frame,
-  'super-segments': frame,
-  'root-clusters': frame,
-  'root-query': frame,
-  'root-ssh': frame,
-  'user-contract': frame,
-  'root-releases': frame,
-  'root-release': frame,
-  'root-deployments': frame,
-  'root-deployment': frame,
+  'super-billing': () => import('../pages/billing/billing-page'),
+  'super-segments': () => import('../pages/segments/segments-page'),
+  'root-clusters': () => import('../pages/clusters/clusters-page'),
+  'root-query': () => import('../pages/query/query-page'),
+  'root-ssh': () => import('../pages/ssh/ssh-page'),
+  'user-contract': () => import('../pages/contract/contract-page'),
+  'root-releases': () => import('../pages/releases/releases-page'),
+  'root-release': () => import('../pages/releases/release-page'),
+  'root-deployments': () => import('../pages/deployments/deployments-page'),
+  'root-deployment': () => import('../pages/deployments/deployment-page'),
   'super-sessions': () => import('../pages/sessions/sessions-page'),
   'api-reference': () => import('../pages/api-reference/api-reference-page'),
   'client-libraries': () => import('../pages/client/client-libraries-page'),
@@ -47,5 +42,5 @@ export const PAGE_MODULES: Record<string, Loader> = {
   faq: () => import('../pages/faq/faq-page'),
   scoring: () => import('../pages/scoring/scoring-page'),
   contact: () => import('../pages/contact/contact-page'),
-  chat: frame,
+  chat: () => import('../pages/chat/chat-page'),
 };

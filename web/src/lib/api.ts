@@ -79,7 +79,15 @@ function handleError(status: number, body: unknown): void {
 export async function request<T = Record<string, unknown>>(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
-  options: { query?: Query; body?: unknown; form?: FormData } = {},
+  options: {
+    query?: Query;
+    body?: unknown;
+    form?: FormData;
+    /** Takes an error reply off the usual handling (alert, error page) when it returns true; the call still throws. */
+    claim?: (status: number, body: unknown) => boolean;
+    /** false: the reply is not a keyed object for the store (a query result, say). */
+    merge?: boolean;
+  } = {},
 ): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', [REQUESTED_WITH_HEADER]: 'XMLHttpRequest' };
   let body: BodyInit | undefined;
@@ -96,10 +104,10 @@ export async function request<T = Record<string, unknown>>(
   }
   const parsed = await readBody(res);
   if (!res.ok) {
-    handleError(res.status, parsed);
+    if (!options.claim?.(res.status, parsed)) handleError(res.status, parsed);
     throw new ApiError(res.status, parsed, errorText(res.status, parsed));
   }
-  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+  if (options.merge !== false && parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
     useStore.getState().merge(parsed as Record<string, unknown>);
   }
   return parsed as T;

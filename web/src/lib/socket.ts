@@ -27,6 +27,8 @@ export class SocketClient {
   private ws: WebSocket | null = null;
   private queue: string[] = [];
   private channels = new Set<string>();
+  /** Channels the open page follows (e.g. a support conversation), beside the user's own. */
+  private pageChannels = new Map<string, number>();
   private retry: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
   private followedUserId: number | null = null;
@@ -42,6 +44,7 @@ export class SocketClient {
     ws.onopen = () => {
       useStore.getState().set({ online: true });
       for (const channel of this.channels) ws.send(JSON.stringify(['subscribe', channel]));
+      for (const channel of this.pageChannels.keys()) ws.send(JSON.stringify(['subscribe', channel]));
       for (const text of this.queue.splice(0)) ws.send(text);
     };
     ws.onmessage = (event) => this.receive(String(event.data));
@@ -83,6 +86,30 @@ export class SocketClient {
     if (this.ws?.readyState !== WebSocket.OPEN) return;
     this.ws.send(JSON.stringify(['clear', null] satisfies ClientMessage));
     for (const channel of this.channels) this.ws.send(JSON.stringify(['subscribe', channel] satisfies ClientMessage));
+    for (const channel of this.pageChannels.keys()) {
+      this.ws.send(JSON.stringify(['subscribe', channel] satisfies ClientMessage));
+    }
+  }
+
+  /**
+   * Follows a channel while a page needs it (subscribed again after every reconnect and navigation clear);
+   * returns the function that stops following it. The server decides whether the user may.
+   */
+  watch(channel: string): () => void {
+    const count = this.pageChannels.get(channel) ?? 0;
+    this.pageChannels.set(channel, count + 1);
+    if (count === 0 && !this.channels.has(channel)) this.send(['subscribe', channel]);
+    return () => {
+      const left = (this.pageChannels.get(channel) ?? 1) - 1;
+      if (left > 0) {
+        this.pageChannels.set(channel, left);
+        return;
+      }
+      this.pageChannels.delete(channel);
+      if (!this.channels.has(channel) && this.ws?.readyState === WebSocket.OPEN) {
+        this.ws.send(JSON.stringify(['unsubscribe', channel] satisfies ClientMessage));
+      }
+    };
   }
 
   /**

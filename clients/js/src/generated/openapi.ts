@@ -210,7 +210,8 @@ export interface ErrorBody {
     | 'rate_limited'
     | 'legal_notice'
     | 'internal'
-    | 'unavailable';
+    | 'unavailable'
+    | 'step_up_required';
   /** Equal to the X-Request-Id header. */
   requestId: string;
   /** With validation_failed: each field that is wrong. */

@@ -218,8 +218,13 @@ export const suppressions = pgTable(
     kind: text('kind').notNull(),
     value: text('value').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Issue 22 (migration 0025): the id staff name it by, where it came from, who added it, which request. */
+    id: bigint('id', { mode: 'number' }).generatedByDefaultAsIdentity().notNull().unique('suppressions_id_unique'),
+    source: text('source').notNull().default('staff'),
+    createdBy: integer('created_by'),
+    requestId: bigint('request_id', { mode: 'number' }),
   },
-  (t) => [primaryKey({ columns: [t.kind, t.value] })],
+  (t) => [primaryKey({ columns: [t.kind, t.value] }), index('suppressions_created_idx').on(t.createdAt)],
 );
 
 /**

@@ -14,6 +14,7 @@ import { IDEMPOTENCY, type InputName, LOOKUP_ENDPOINTS, type LookupEndpoint } fr
 import { emptyMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, BadRequest, Unprocessable } from '../../http/errors';
+import { AUDIT_HELD, type AuditedInput, writeAuditApart } from '../lookup-audit/entries';
 import { TemplateError } from '../templates/evaluate';
 import { type CsvRecord, csvRecords } from './csv-input';
 import { csvLine, flatten, headerLine, sampleColumns, unionColumns } from './csv-output';
@@ -22,7 +23,16 @@ import { type Claim, requestHasher } from './idempotency';
 import { type LookupInput, parseInput } from './inputs';
 import { countInput } from './metrics';
 import { parseOptions } from './options';
-import { type Admitted, identify, type LookupDeps, lookupAndShape, meter, type Prepared, prepare } from './service';
+import {
+  type Admitted,
+  auditOf,
+  identify,
+  type LookupDeps,
+  lookupAndShape,
+  meter,
+  type Prepared,
+  prepare,
+} from './service';
 
 /** Rows looked up together: one search per key type for all of them. */
 export const STREAM_BATCH = 500;
@@ -125,15 +135,15 @@ async function lookUp(
   prepared: Prepared,
   rows: Row[],
   metrics: ReturnType<typeof emptyMetrics>,
+  audit: AuditedInput[],
 ): Promise<{ row: Row; identities: Map<string, string>[] }[]> {
   const valid = rows.filter((r) => r.input);
-  const { matches, shaped } = await lookupAndShape(
-    deps,
-    prepared,
-    valid.map((r) => r.input!),
-  );
+  const inputs = valid.map((r) => r.input!);
+  const { matches, shaped } = await lookupAndShape(deps, prepared, inputs);
   const byRow = new Map(valid.map((r, i) => [r, i]));
   for (const m of matches) countInput(metrics, m);
+  const audited = await auditOf(deps, inputs, matches, metrics.inputs - inputs.length);
+  for (const a of audited) audit.push(a);
   return rows.map((row) => {
     const i = byRow.get(row);
     return { row, identities: i === undefined ? [] : shaped[i]!.map((identity) => flatten(identity)) };
@@ -216,8 +226,18 @@ async function answer(
 ): Promise<FastifyReply> {
   const records = csvRecords(body)[Symbol.asyncIterator]();
   const metrics = emptyMetrics();
+  // The audit rows of the inputs looked up: written with the usage row, or apart past AUDIT_HELD (bounded memory).
+  const audit: AuditedInput[] = [];
+  const auditCall = {
+    requestId: String(request.id),
+    userId: caller.userId,
+    organizationId: caller.organizationId,
+    keyId: caller.keyId,
+    method: request.method,
+    path: `/${endpoint}`,
+  };
   const header = headerOf((await records.next()).value as CsvRecord | undefined, endpoint);
-  const first = await lookUp(deps, prepared, await readBatch(records, header, endpoint), metrics);
+  const first = await lookUp(deps, prepared, await readBatch(records, header, endpoint), metrics, audit);
   const columns = unionColumns(
     ['score', 'matchedOn', ...(await sampleColumns(prepared.template.compiled))],
     first.flatMap((r) => r.identities),
@@ -284,7 +304,8 @@ async function answer(
           continue;
         }
         try {
-          yield* keep(lines(await lookUp(deps, prepared, rows, metrics)));
+          yield* keep(lines(await lookUp(deps, prepared, rows, metrics, audit)));
+          if (audit.length >= AUDIT_HELD) await writeAuditApart(deps.database, auditCall, audit.splice(0));
         } catch (error) {
           if (!(error instanceof Unprocessable || error instanceof TemplateError)) throw error;
           failed = error.message;
@@ -299,7 +320,7 @@ async function answer(
       complete = true;
     } finally {
       metrics.milliseconds = Math.round(reply.elapsedTime);
-      const usage = meter(deps, request, { caller, endpoint, metrics });
+      const usage = meter(deps, request, { caller, endpoint, metrics, lookups: audit });
       if (complete) {
         await usage.catch(async (error) => {
           if (idempotent) await deps.idempotency.abandon(idempotent.claim);

@@ -13,7 +13,7 @@ import { requestHasher } from './idempotency';
 import { type LookupInput, METADATA, parseInput, parseInputs } from './inputs';
 import { countResults } from './metrics';
 import { invalid, OPTION_NAMES, parseOptions, wantsCsv } from './options';
-import { identify, type LookupDeps, lookupAndShape, meter, type Prepared, prepare } from './service';
+import { auditOf, identify, type LookupDeps, lookupAndShape, meter, type Prepared, prepare } from './service';
 
 /** /v1 answers exactly as /v2 does, so clients of the original API switch by changing only the base URL. */
 export const LOOKUP_PREFIXES = ['/v2/identities', '/v1/identities'] as const;
@@ -118,7 +118,8 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
           : json({ requestId: request.id, identities: shaped[0]! });
         const metrics = countResults(matches);
         metrics.milliseconds = Math.round(reply.elapsedTime);
-        await meter(deps, request, { caller: prepared.caller, endpoint, metrics });
+        const lookups = await auditOf(deps, [parsed.input], matches);
+        await meter(deps, request, { caller: prepared.caller, endpoint, metrics, lookups });
         return send(reply, made);
       });
 
@@ -160,7 +161,8 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
               });
           const metrics = countResults(matches);
           metrics.milliseconds = Math.round(reply.elapsedTime);
-          await meter(deps, request, { caller: prepared.caller, endpoint, metrics });
+          const lookups = await auditOf(deps, inputs, matches);
+          await meter(deps, request, { caller: prepared.caller, endpoint, metrics, lookups });
           if (claim) {
             // Metered means served: a reply that could not be kept for replay is still answered, not failed.
             await deps.idempotency

@@ -10,6 +10,8 @@ import { databaseFault } from '../../db/faults';
 import { BadRequest, NotFound, TooManyRequests, Unavailable, Unprocessable } from '../../http/errors';
 import type { Billing, Terms } from '../contracts/billing';
 import { costMicros } from '../contracts/pricing';
+import { type AuditedInput, auditedInputs } from '../lookup-audit/entries';
+import type { ValueHasher } from '../lookup-audit/hmac';
 import type { MatchModel } from '../scoring/model';
 import { TemplateError } from '../templates/evaluate';
 import {
@@ -38,6 +40,8 @@ export interface LookupDeps {
   templates: TemplateStore;
   authenticators: readonly LookupAuthenticator[];
   model: MatchModel;
+  /** The lookup audit trail's keyed hash (issue 22). */
+  auditHasher: () => Promise<ValueHasher>;
 }
 
 export const USAGE_UNAVAILABLE = 'Usage could not be recorded, so the call was not answered or charged. Please retry.';
@@ -165,7 +169,13 @@ export async function lookupAndShape(
 export async function meter(
   deps: LookupDeps,
   request: FastifyRequest,
-  call: { caller: Admitted; endpoint: LookupEndpoint; metrics: CallMetrics; status?: number },
+  call: {
+    caller: Admitted;
+    endpoint: LookupEndpoint;
+    metrics: CallMetrics;
+    status?: number;
+    lookups?: AuditedInput[];
+  },
 ): Promise<void> {
   const { caller } = call;
   const cost = caller.terms ? costMicros(caller.terms, call.metrics) : 0;
@@ -180,6 +190,7 @@ export async function meter(
       status: call.status ?? 200,
       metrics: call.metrics,
       costMicros: cost,
+      lookups: call.lookups,
     });
     deps.billing.charged(caller.organizationId, cost);
   } catch (error) {
@@ -187,4 +198,14 @@ export async function meter(
     if (!databaseFault(error)) request.log.error({ err: error }, 'usage could not be recorded');
     throw new Unavailable(USAGE_UNAVAILABLE, error);
   }
+}
+
+/** The audit trail's rows for these inputs and what each found (issue 22), to travel with the call's usage. */
+export async function auditOf(
+  deps: Pick<LookupDeps, 'auditHasher'>,
+  inputs: LookupInput[],
+  matches: Match[][],
+  firstIndex = 0,
+): Promise<AuditedInput[]> {
+  return auditedInputs(await deps.auditHasher(), inputs, matches, firstIndex);
 }

@@ -13,7 +13,7 @@ import type { Match } from '../identities/engine';
 import { parseInput } from '../identities/inputs';
 import { countResults } from '../identities/metrics';
 import { invalid } from '../identities/options';
-import { identify, type LookupDeps, lookupAndShape, meter, prepare } from '../identities/service';
+import { auditOf, identify, type LookupDeps, lookupAndShape, meter, prepare } from '../identities/service';
 import { createShaper } from '../identities/shape';
 import { TemplateError } from './evaluate';
 import type { previewBody } from './schemas';
@@ -70,7 +70,8 @@ export async function renderPreview(
     const { matches, shaped } = await lookupAndShape(lookups, prepared, [parsed.input]);
     const metrics = countResults(matches);
     metrics.milliseconds = Math.round(reply.elapsedTime);
-    await meter(lookups, request, { caller, endpoint: 'byId', metrics });
+    const audited = await auditOf(lookups, [parsed.input], matches);
+    await meter(lookups, request, { caller, endpoint: 'byId', metrics, lookups: audited });
     identities = shaped[0]!;
   }
   return {

@@ -3,7 +3,8 @@
  * while the writes run (MAX_WRITERS at once), the calls that finish queue up, and the next write takes them all in
  * one statement, so metering costs a call a round trip or two of latency, not one per call in front of it. The same statement adds the
  * rows to the hourly and daily rollups (by key, method and path, and by user alone: schema/usage.ts), and only rows
- * it really inserted: a request id is counted once, ever.
+ * it really inserted: a request id is counted once, ever. It also writes the lookup audit rows each event carries
+ * (issue 22, decision 0039), for the usage rows it inserted: the audit trail costs no round trip of its own.
  * A write that fails fails every call in it (each answers 503 and is not charged).
  */
 import { CALL_METRICS, type CallMetrics, metricColumn } from '@tessera/common/usage';
@@ -21,6 +22,8 @@ export interface UsageEvent {
   metrics: CallMetrics;
   /** Millionths of a dollar, priced by the contract. */
   costMicros: number;
+  /** The lookup audit trail's rows for the call's inputs (issue 22), written by the same statement. */
+  lookups?: { input: number; values: string[]; identities: number[] }[];
 }
 
 export interface Metering {
@@ -41,7 +44,8 @@ export const MAX_WRITERS = 2;
 
 const WRITE = `with rows as (
   select * from json_to_recordset($1::json) as r(at timestamptz, request_id text, user_id int, organization_id int,
-    key_id text, method text, path text, status int, ${METRIC_COLUMNS.map((c) => `${c} int`).join(', ')}, cost numeric)
+    key_id text, method text, path text, status int, ${METRIC_COLUMNS.map((c) => `${c} int`).join(', ')}, cost numeric,
+    lookups json)
 ), written as (
   insert into usage (at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost)
   select at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost from rows
@@ -63,6 +67,13 @@ const WRITE = `with rows as (
   on conflict (bucket, at, ${IDENTITY.join(', ')}) do update set requests = usage_rollups.requests + excluded.requests,
     ${METRIC_COLUMNS.map((c) => `${c} = usage_rollups.${c} + excluded.${c}`).join(', ')},
     cost = usage_rollups.cost + excluded.cost
+), audited as (
+  insert into lookup_audit (at, request_id, user_id, organization_id, key_id, method, path, input, value_hmacs,
+    identity_ids)
+  select w.at, w.request_id, w.user_id, w.organization_id, w.key_id, w.method, w.path, a.input, a.values, a.identities
+  from written w join rows r on r.request_id = w.request_id
+  cross join lateral json_to_recordset(coalesce(r.lookups, '[]'::json)) as a(input int, values text[], identities bigint[])
+  order by w.request_id, a.input
 )
 select count(*)::int as written from written`;
 
@@ -77,6 +88,7 @@ function row(e: UsageEvent, at: Date): Record<string, unknown> {
     path: e.path,
     status: e.status,
     cost: (Math.round(e.costMicros) / 1e6).toFixed(6),
+    lookups: e.lookups ?? null,
   };
   CALL_METRICS.forEach((m, i) => {
     out[METRIC_COLUMNS[i]!] = Math.round(e.metrics[m]);

@@ -20,6 +20,9 @@ import { KeysSection } from '../keys/keys-table';
 import { PageHeading } from '../page-heading';
 import { yesNo } from '../yes-no';
 import { askToDeleteOrganization } from './delete-organization';
+import { OrganizationContracts } from './org-contracts';
+import { OrganizationInvoices } from './org-invoices';
+import { OrganizationSegments } from './org-segments';
 import { OrganizationUsers } from './organization-users';
 import { UsageAlertsSection } from './usage-alerts-section';
 
@@ -73,10 +76,13 @@ export function OrganizationView({ id, deleting = false }: { id: number; deletin
         Users
       </Typography>
       <OrganizationUsers organizationId={id} users={users} />
+      {!deleting && canEditOrganization(self, id) && <OrganizationContracts organizationId={id} />}
       {seesOrganizationKeys(self, id) && <KeysSection organizationId={id} mayAdd={self.organizationId === id} />}
       {!deleting && canEditOrganization(self, id) && (
         <UsageAlertsSection key={id} organizationId={id} name={organization.name} />
       )}
+      {!deleting && canEditOrganization(self, id) && <OrganizationInvoices organizationId={id} />}
+      {!deleting && <OrganizationSegments organizationId={id} />}
     </>
   );
 }
