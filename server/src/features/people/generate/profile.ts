@@ -2,39 +2,13 @@
  * The marketing side of a person: finances as the ranges data vendors sell, interests and purchase behaviors,
  * and demographic attributes. Values are plain strings so they load into person_data and template output as is.
  */
+import { CREDIT_BANDS, INCOME_BANDS, NET_WORTH_BANDS } from '@tessera/common/segments';
 import { type Rng, Weighted } from './prng';
 
-export const INCOME_RANGES = [
-  'Under $15K',
-  '$15K-$25K',
-  '$25K-$35K',
-  '$35K-$50K',
-  '$50K-$75K',
-  '$75K-$100K',
-  '$100K-$150K',
-  '$150K-$250K',
-  '$250K+',
-] as const;
-
-export const NET_WORTH_RANGES = [
-  'Less than $1',
-  '$1-$25K',
-  '$25K-$50K',
-  '$50K-$100K',
-  '$100K-$250K',
-  '$250K-$500K',
-  '$500K-$1M',
-  '$1M-$2.5M',
-  '$2.5M+',
-] as const;
-
-export const CREDIT_RANGES = [
-  'Poor (300-579)',
-  'Fair (580-669)',
-  'Good (670-739)',
-  'Very Good (740-799)',
-  'Excellent (800-850)',
-] as const;
+// The ranges live once in common (the segments' filters choose among them).
+export const INCOME_RANGES = INCOME_BANDS;
+export const NET_WORTH_RANGES = NET_WORTH_BANDS;
+export const CREDIT_RANGES = CREDIT_BANDS;
 
 const clamp = (n: number, max: number) => Math.max(0, Math.min(max, n));
 
