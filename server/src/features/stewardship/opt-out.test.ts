@@ -8,7 +8,7 @@ import { STEWARDSHIP_MESSAGES } from '@tessera/common/stewardship';
 import { MESSAGES } from '@tessera/common/validation';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_HEADERS } from '../../test/harness';
-import { load, md5, person, sha256, uniqueEmail } from '../identities/test-people';
+import { load, md5, person, sha256, uniqueEmail, uniqueZip } from '../identities/test-people';
 import { hashToken } from '../sessions/tokens';
 import { OPT_OUT_THROTTLE } from './opt-out-routes';
 import { freshIp, mailedToken, mailsTo, requestOptOut, stewardshipApp } from './test-setup';
@@ -63,7 +63,7 @@ async function foundEverywhere(p: Person): Promise<Record<string, number>> {
 
 describe('an opt-out from request to confirmation', () => {
   it('leaves the person out of every lookup (GET, POST, PUT; e-mail, MD5, SHA-256, phone, PII, id)', async () => {
-    const p = person();
+    const p = person({ zip: uniqueZip() });
     await load(s.t.database, p);
     const before = await foundEverywhere(p);
     expect(Object.values(before).every((n) => n >= 1)).toBe(true);
@@ -121,8 +121,8 @@ describe('an opt-out from request to confirmation', () => {
 
   it('suppresses the values but no person when the address is held by two people', async () => {
     const email = uniqueEmail();
-    const a = person();
-    const b = person();
+    const a = person({ zip: uniqueZip() });
+    const b = person({ zip: uniqueZip() });
     a.emails = [{ ...a.emails[0]!, address: email }];
     b.emails = [{ ...b.emails[0]!, address: email }];
     await load(s.t.database, a, b);
@@ -162,7 +162,7 @@ describe('an opt-out from request to confirmation', () => {
 
 describe('POST /v2/opt-out reveals nothing about the graph', () => {
   it('answers and mails alike for an address in the graph and one that is not', async () => {
-    const known = person();
+    const known = person({ zip: uniqueZip() });
     await load(s.t.database, known);
     const inGraph = known.emails[0]!.address;
     const notInGraph = uniqueEmail();
