@@ -49,6 +49,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],
           environment: 'node',
+          // A page's reaction is awaited, never timed: Vitest's 1 s default for expect.poll failed on a busy machine.
+          expect: { poll: { timeout: 15_000 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks' as const,

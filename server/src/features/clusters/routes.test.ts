@@ -49,8 +49,13 @@ describe('GET /v2/clusters', () => {
     expect(main.version).toMatch(/^\d+/);
     expect(main.databaseBytes).toBeGreaterThan(0);
     expect(main.largestTables.length).toBeGreaterThan(0);
-    expect(main.largestTables.map((x) => x.name)).toContain('public.users');
-    for (const table of main.largestTables) expect(table.bytes).toBeGreaterThanOrEqual(0);
+    // Which tables are largest depends on what the rest of the suite stored: real names, biggest first.
+    for (const table of main.largestTables) {
+      expect(table.name).toMatch(/^\w+\.\w+$/);
+      expect(table.bytes).toBeGreaterThanOrEqual(0);
+    }
+    const sizes = main.largestTables.map((x) => x.bytes);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
     expect(main.connections.active).toBeGreaterThanOrEqual(1);
     expect(main.replicationLagSeconds).toBeNull();
     if (main.cacheHitRatio !== null) expect(main.cacheHitRatio).toBeLessThanOrEqual(1);

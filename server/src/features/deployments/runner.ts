@@ -9,10 +9,17 @@ import path from 'node:path';
 import { DEPLOYMENT_MESSAGES, type Deployment, type Task } from '@tessera/common/deployments';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
+import { databaseFault } from '../../db/faults';
 import { audit } from '../audit/record';
 import { commandFor, type EnvironmentConfig } from './environments';
 import { type CommandRun, progressIn, runCommand, tail } from './process';
 import * as repo from './repo';
+
+/** A database that is down is one line with its code (decision 0021: no stack per attempt); anything else in full. */
+const faultOrError = (err: unknown) => {
+  const fault = databaseFault(err);
+  return fault ? { code: fault.code } : { err };
+};
 
 export const PUSH_EVERY_MS = 250;
 export const BEAT_EVERY_MS = 2000;
@@ -76,7 +83,7 @@ export function createRunner(deps: RunnerDeps) {
       flushing = flushing
         .then(() => repo.updateTask(database.db, task.key, { output, progress }))
         .then((t) => pushTasks([t]))
-        .catch((err: unknown) => logger.warn({ err, task: task.key }, 'task output not saved'));
+        .catch((err: unknown) => logger.warn({ ...faultOrError(err), task: task.key }, 'task output not saved'));
       return flushing;
     };
     const timer = setInterval(() => void flush(), PUSH_EVERY_MS);
@@ -186,7 +193,7 @@ export function createRunner(deps: RunnerDeps) {
 
   let ticking: Promise<void> = Promise.resolve();
   const beatTimer = setInterval(() => {
-    ticking = ticking.then(tick).catch((err: unknown) => logger.warn({ err }, 'deployment heartbeat failed'));
+    ticking = ticking.then(tick).catch((err: unknown) => logger.warn(faultOrError(err), 'deployment heartbeat failed'));
   }, BEAT_EVERY_MS);
   beatTimer.unref();
 
