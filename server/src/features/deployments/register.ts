@@ -8,6 +8,7 @@ import { DEPLOYMENTS_CHANNEL, DEPLOYMENTS_ROLE } from '@tessera/common/deploymen
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
+import { databaseFault } from '../../db/faults';
 import type { Hub } from '../../socket/hub';
 import { parseEnvironments } from './environments';
 import { lastSucceeded } from './repo';
@@ -51,7 +52,14 @@ export async function registerDeployments(
   });
   app.decorate('deployments', runner);
   registerDeploymentRoutes(app, { database, environments, runner, push });
-  await runner.recoverStale();
-  if (serving) hub.setVersion(toldVersion(deps.baseVersion, await lastSucceeded(database.db, serving.name)));
+  // A database that cannot answer at start must not stop the server from starting (it answers 503 until it can);
+  // the heartbeat's check of stale deployments runs again every few seconds anyway.
+  try {
+    await runner.recoverStale();
+    if (serving) hub.setVersion(toldVersion(deps.baseVersion, await lastSucceeded(database.db, serving.name)));
+  } catch (err) {
+    const fault = databaseFault(err);
+    app.log.warn(fault ? { code: fault.code } : { err }, 'deployments not recovered at start');
+  }
   app.addHook('onClose', () => runner.close());
 }
