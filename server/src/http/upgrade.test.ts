@@ -21,7 +21,8 @@ afterAll(() => t.app.close());
 /** Sends raw request bytes and reads what comes back until the server ends or a short time passes. */
 function raw(text: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(text));
+    // Written without ending our side, as a real client does; each request's 'Connection: close' ends it.
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
     let out = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk) => {
