@@ -49,8 +49,16 @@ export function createSessionRotation(deps: {
         await deps.sessions.end(session.id, tx);
         return next;
       });
-      await deps.hub.rotateSession(session.id, started.session.id, started.user);
       setSessionCookies(reply, deps.cookies, started.token, started.user, session.remember);
+      // The browser's sockets learn the new user only once this reply (and its new cookie) is on its way: told
+      // first, a page could act on the new rank and ask with the old cookie, get 401 and sign itself out.
+      const tellSockets = () => {
+        deps.hub.rotateSession(session.id, started.session.id, started.user).catch((err: unknown) => {
+          request.log.warn({ err }, 'session rotation not told to the sockets');
+        });
+      };
+      if (reply.raw.writableFinished) tellSockets();
+      else reply.raw.once('finish', tellSockets);
       request.user = started.user;
       request.session = started.session;
       return started.user;
