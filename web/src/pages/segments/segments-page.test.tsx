@@ -35,7 +35,7 @@ describe('segments page', { timeout: 30_000 }, () => {
     open();
     expect(screen.getByRole('tab', { name: 'Segments', selected: true })).toBeTruthy();
     await screen.findByRole('cell', { name: 'Golfers' });
-    expect((await screen.findByTestId('segment-size')).textContent).toBe('Counting…');
+    await screen.findByTestId('segment-size'); // 'Counting…' until the count comes: how long that shows is not ours
     await waitFor(() => expect(screen.getByTestId('segment-size').textContent).toBe('1,234 people'));
     fireEvent.change(screen.getByRole('textbox', { name: 'Age to' }), { target: { value: '54' } });
     await waitFor(() => expect(screen.getByTestId('segment-size').textContent).toBe('7 people'));
