@@ -2,7 +2,7 @@ import { scratchDatabase } from '@tessera/server/test/databases';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptTermsAsRoot, launch, newPage, signInAsRoot } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
+import { holdPort, type RunningServer, startServer } from './support/server';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,11 +23,13 @@ describe('connection (spec §4)', () => {
     expect(await page.getByText(OFFLINE).count()).toBe(0);
 
     await server.stop();
-    await page.getByTestId('offline-indicator').waitFor({ timeout: 15_000 });
+    const held = await holdPort(server.port);
+    await page.getByTestId('offline-indicator').waitFor({ timeout: 30_000 });
     await page.getByText(OFFLINE).waitFor();
 
+    await held.release();
     server = await startServer({ port: server.port, dataDir: server.env.DATA_DIR });
-    await page.getByTestId('offline-indicator').waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByTestId('offline-indicator').waitFor({ state: 'detached', timeout: 30_000 });
     expect(await page.getByText(OFFLINE).count()).toBe(0);
     await context.close();
     await server.stop();

@@ -1,4 +1,5 @@
 /** Starts the real server (`server/src/main.ts`) as a child process for browser tests. */
+import net from 'node:net';
 import type { Role } from '@tessera/common/roles';
 import { type Child, freePort, runChild, runCli } from '@tessera/server/test/process';
 import { scratchDir } from '@tessera/server/test/scratch-dir';
@@ -99,4 +100,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await child.exited;
     },
   };
+}
+
+/**
+ * Keeps a stopped server's port taken until `release`: every connection is refused at once, as by a server that
+ * is down, and no other test's server (the groups run side by side) can be given the port meanwhile and answer
+ * the page in its place.
+ */
+export async function holdPort(port: number): Promise<{ release: () => Promise<void> }> {
+  // The server listens on `localhost`: both loopback addresses (::1 only where the machine has it).
+  const holders = await Promise.all(
+    ['127.0.0.1', '::1'].map(
+      (host) =>
+        new Promise<net.Server | null>((resolve, reject) => {
+          const holder = net.createServer((socket) => socket.destroy());
+          holder.once('error', (error: NodeJS.ErrnoException) =>
+            host === '::1' && error.code === 'EADDRNOTAVAIL' ? resolve(null) : reject(error),
+          );
+          holder.listen(port, host, () => resolve(holder));
+        }),
+    ),
+  );
+  const release = () =>
+    Promise.all(holders.map((h) => h && new Promise<void>((done) => h.close(() => done())))).then(() => undefined);
+  return { release };
 }

@@ -168,11 +168,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   registerAuth(app, sessions, cookies);
+  // The build's version until a deployment to the serving environment is known (features/deployments).
+  const toldVersion = () => hub.version ?? version;
   registerOriginCheck(app, config.publicUrl);
   registerStandingGate(app);
   const rotation = createSessionRotation({ database, sessions, hub, cookies });
 
-  registerSystemRoutes(app, { database, version });
+  registerSystemRoutes(app, { database, version: toldVersion });
   registerOpenApiRoute(app);
   registerClientPackageRoutes(app, { dir: config.clientsDir });
   registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub, limiter }), cookies });
@@ -236,7 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     staticDir: config.staticDir,
     assetPrefix: config.assetPrefix,
     ciHost: config.ciHost,
-    version,
+    version: toldVersion,
   });
 
   await app.ready();

@@ -26,6 +26,22 @@ describe('console', () => {
     expect(JSON.parse(meta.replace(/&quot;/g, '"'))).toEqual({ ciHost: 'ci.tessera.example', version: 'test-1' });
   });
 
+  it('tells the version the sockets tell, once a deployment has changed it', async () => {
+    const told = async () => {
+      const meta = /<meta name="tessera-config" content='([^']*)'>/.exec((await t.app.inject('/')).body)?.[1] ?? '';
+      return (JSON.parse(meta.replace(/&quot;/g, '"')) as { version: string }).version;
+    };
+    const before = t.app.hub.version;
+    t.app.hub.setVersion('test-1 release 9.9.9 deployment 7');
+    try {
+      expect(await told()).toBe('test-1 release 9.9.9 deployment 7');
+      expect((await t.app.inject('/v2/version')).json()).toEqual({ version: 'test-1 release 9.9.9 deployment 7' });
+    } finally {
+      t.app.hub.setVersion(before);
+    }
+    expect(await told()).toBe(before ?? 'test-1');
+  });
+
   it('serves hashed assets for a year', async () => {
     const res = await t.app.inject('/assets/index-abc123.js');
     expect(res.statusCode).toBe(200);

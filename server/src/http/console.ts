@@ -13,14 +13,15 @@ export interface ConsoleOptions {
   staticDir: string;
   assetPrefix: string;
   ciHost: string | null;
-  version: string;
+  /** The version browsers are told now (a deployment to the serving environment changes it, issue 21). */
+  version: () => string;
 }
 
 const escapeAttribute = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** Rewrites the build's relative asset references to absolute ones and adds the runtime configuration. */
-export function renderIndex(html: string, options: ConsoleOptions): string {
+export function renderIndex(html: string, options: Omit<ConsoleOptions, 'version'> & { version: string }): string {
   const config = JSON.stringify({ ciHost: options.ciHost, version: options.version });
   return html
     .replace(/(src|href)="\.\/assets\//g, `$1="${options.assetPrefix}/assets/`)
@@ -51,9 +52,16 @@ const ROOT_FILE = /^\/[^/]+\.[a-z0-9]{1,8}$/i;
 export async function registerConsole(app: FastifyInstance, options: ConsoleOptions): Promise<void> {
   const indexPath = path.join(options.staticDir, 'index.html');
   const built = existsSync(indexPath);
-  const index = built
-    ? renderIndex(readFileSync(indexPath, 'utf8'), options)
-    : '<!doctype html><title>Tessera</title><p>The console has not been built. Run <code>npm run build</code>.</p>';
+  const html = built ? readFileSync(indexPath, 'utf8') : null;
+  // Rendered again only when the told version changes.
+  let rendered = { version: '', page: '' };
+  const index = (): string => {
+    if (!html)
+      return '<!doctype html><title>Tessera</title><p>The console has not been built. Run <code>npm run build</code>.</p>';
+    const version = options.version();
+    if (rendered.version !== version) rendered = { version, page: renderIndex(html, { ...options, version }) };
+    return rendered.page;
+  };
   const csp = contentSecurityPolicy(options.assetPrefix);
 
   if (built) {
@@ -94,6 +102,6 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleOpti
         'x-frame-options': 'DENY',
         'referrer-policy': 'same-origin',
       })
-      .send(index);
+      .send(index());
   });
 }

@@ -139,7 +139,7 @@ export function createHub(fanout: Fanout) {
       return version;
     },
     /** Sets the told version in this process only (at start, from the database). */
-    setVersion(next: string): void {
+    setVersion(next: string | null): void {
       version = next;
     },
     /** Tells every process, and every open page, a new version: pages reload (spec §1). */

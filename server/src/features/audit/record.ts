@@ -60,7 +60,16 @@ export type AuditAction =
   | 'stepup.confirm'
   | 'stepup.failure'
   | 'query.run'
-  | 'query.cancel';
+  | 'query.cancel'
+  | 'contract.create'
+  | 'contract.update'
+  | 'contract.delete'
+  | 'invoice.close'
+  | 'invoice.pay'
+  | 'invoice.void'
+  | 'segment.create'
+  | 'segment.update'
+  | 'segment.delete';
 
 export interface AuditEntry {
   action: AuditAction;
@@ -71,6 +80,14 @@ export interface AuditEntry {
   ip?: string;
   /** Never secrets or passwords; e-mail domains rather than addresses where possible. */
   detail?: Record<string, unknown>;
+}
+
+/** Who made a request, for an entry: the user, the root impersonating them, and where from. */
+export function actorOf(request: {
+  user: { id: number; impersonator?: number | null };
+  ip: string;
+}): Pick<AuditEntry, 'actorId' | 'impersonatorId' | 'ip'> {
+  return { actorId: request.user.id, impersonatorId: request.user.impersonator ?? null, ip: request.ip };
 }
 
 export async function audit(db: Executor, entry: AuditEntry): Promise<void> {

@@ -7,6 +7,7 @@
 import { CONTRACT_MESSAGES, type ContractChange } from '@tessera/common/contracts';
 import { MESSAGES } from '@tessera/common/validation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditedOf } from '../../test/audit-trail';
 import { consoleClient } from '../../test/console-client';
 import { buildTestApp, makeContract, makeOrganization, makeUser, signIn, type TestApp } from '../../test/harness';
 import { load, person } from '../identities/test-people';
@@ -203,6 +204,19 @@ describe('POST, PUT and DELETE /v2/contracts', () => {
     expect(only((await api.get(`/v2/contracts/${contract.id}`, superUser.cookie)).json().contractChanges)).toHaveLength(
       2,
     );
+    // The audit log has the same two changes, by the same user, naming the fields.
+    expect(await auditedOf(t.database, 'contract', contract.id)).toEqual([
+      {
+        action: 'contract.create',
+        actorId: superUser.id,
+        detail: { organizationId: org.id, fields: expect.arrayContaining(['pricePerRequest', 'monthlyLimit']) },
+      },
+      {
+        action: 'contract.update',
+        actorId: superUser.id,
+        detail: { organizationId: org.id, fields: ['name', 'pricePerRequest'] },
+      },
+    ]);
   });
 
   it('200 on delete: the contract goes, the next call is refused, its history stays', async () => {
@@ -218,5 +232,8 @@ describe('POST, PUT and DELETE /v2/contracts', () => {
       [contractId],
     );
     expect(kept).toEqual([{ action: 'deleted', user_id: superUser.id }]);
+    expect((await auditedOf(t.database, 'contract', contractId)).map((e) => [e.action, e.actorId])).toEqual([
+      ['contract.delete', superUser.id],
+    ]);
   });
 });

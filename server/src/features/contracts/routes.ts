@@ -4,18 +4,19 @@
  * and its monthly limit (the home page's bar); super and root read all and create, change and delete them. Every
  * write records who changed what, and takes effect on every process at once (billing.ts).
  */
-import { CONTRACT_MESSAGES, type Contract } from '@tessera/common/contracts';
+import { CONTRACT_MESSAGES, type Contract, type ContractChange } from '@tessera/common/contracts';
 import type { User } from '@tessera/common/entities';
 import { hasRank } from '@tessera/common/roles';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { contracts } from '../../db/schema';
 import { requireRank } from '../../http/auth';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../http/errors';
 import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
+import { actorOf, audit } from '../audit/record';
 import { actsAcrossOrganizations, mustReach } from '../console/access';
 import { findOrganization } from '../organizations/repo';
 import type { Billing } from './billing';
@@ -49,6 +50,26 @@ export function readsContractsOf(user: User, organizationId: number): boolean {
 
 /** Who made a change: the real user while impersonating. */
 const author = (user: User) => user.impersonator ?? user.id;
+
+const AUDITED = { created: 'contract.create', updated: 'contract.update', deleted: 'contract.delete' } as const;
+
+/** A change goes into the contract's own history (shown on its page) and the audit log, in the same transaction. */
+async function logChange(
+  tx: Executor,
+  request: FastifyRequest,
+  contract: Contract,
+  action: keyof typeof AUDITED,
+  changes: ContractChange['changes'],
+): Promise<void> {
+  await recordChange(tx, { contract, action, changes, userId: author(request.user) });
+  await audit(tx, {
+    action: AUDITED[action],
+    ...actorOf(request),
+    targetType: 'contract',
+    targetId: contract.id,
+    detail: { organizationId: contract.organizationId, fields: Object.keys(changes) },
+  });
+}
 
 /** Another table still refers to the row (SQLSTATE 23503 on both engines, maybe as the cause). */
 function isForeignKeyViolation(error: unknown): boolean {
@@ -118,12 +139,7 @@ export function registerContractRoutes(app: FastifyInstance, deps: { database: D
           .values({ ...columnsOf(patch), organizationId, startsAt: patch.startsAt, endsAt: patch.endsAt })
           .returning();
         const contract = toContract(row!);
-        await recordChange(tx, {
-          contract,
-          action: 'created',
-          changes: differences(null, contract),
-          userId: author(request.user),
-        });
+        await logChange(tx, request, contract, 'created', differences(null, contract));
         return contract;
       });
       reply.code(201);
@@ -148,7 +164,7 @@ export function registerContractRoutes(app: FastifyInstance, deps: { database: D
         const after = toContract(row!);
         const changes = differences(before, after);
         if (Object.keys(changes).length > 0) {
-          await recordChange(tx, { contract: after, action: 'updated', changes, userId: author(request.user) });
+          await logChange(tx, request, after, 'updated', changes);
         }
         return after;
       });
@@ -166,12 +182,7 @@ export function registerContractRoutes(app: FastifyInstance, deps: { database: D
           const current = await findContract(tx, request.params.id, true);
           if (!current) throw new NotFound(CONTRACT_MESSAGES.notFound);
           const contract = toContract(current);
-          await recordChange(tx, {
-            contract,
-            action: 'deleted',
-            changes: differences(contract, null),
-            userId: author(request.user),
-          });
+          await logChange(tx, request, contract, 'deleted', differences(contract, null));
           await tx.delete(contracts).where(eq(contracts.id, current.id));
           return contract;
         });

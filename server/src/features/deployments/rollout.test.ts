@@ -52,6 +52,7 @@ async function deploy(environment: string, app = t.app, cookie = root) {
 }
 const tasksOf = async (id: number, app = t.app, cookie = root) =>
   Object.values((await consoleClient(() => app).get(`/v2/tasks?deploymentId=${id}`, cookie)).json().tasks) as Task[];
+const versionAsked = async () => ((await (await fetch(`${base}/v2/version`)).json()) as { version: string }).version;
 const deploymentOf = async (id: number) => (await api.get(`/v2/deployments/${id}`, root)).json().deployments[id];
 
 describe('a real deployment to two local hosts', () => {
@@ -61,6 +62,7 @@ describe('a real deployment to two local hosts', () => {
     await watcher.next(isReply('subscribed', DEPLOYMENTS_CHANNEL));
     const page = await openSocket(base); // any open page, signed in or not, hears the version
     const first = ((await page.next(isPush('version')))[1] as { version: string }).version;
+    expect(await versionAsked()).toBe(first);
 
     const id = await deploy(envs.names.real);
     await t.app.deployments.settle(id);
@@ -103,6 +105,8 @@ describe('a real deployment to two local hosts', () => {
     ).version;
     expect(next).toContain(release.version);
     expect(t.app.hub.version).toBe(next);
+    // Programs asking /v2/version are told what the pages are told.
+    expect(await versionAsked()).toBe(next);
     watcher.ws.close();
     page.ws.close();
   });

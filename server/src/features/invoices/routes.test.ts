@@ -8,6 +8,7 @@ import { INVOICE_MESSAGES } from '@tessera/common/invoices';
 import { emptyMetrics } from '@tessera/common/usage';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditedOf } from '../../test/audit-trail';
 import { consoleClient } from '../../test/console-client';
 import { buildTestApp, makeContract, makeOrganization, makeUser, signIn, type TestApp } from '../../test/harness';
 import { writeUsage } from '../usage/metering';
@@ -16,9 +17,12 @@ import { closeMonth } from './repo';
 let t: TestApp;
 const api = consoleClient(() => t.app);
 let superCookie: string;
+let superId: number;
 beforeAll(async () => {
   t = await buildTestApp();
-  superCookie = await signIn(t.app, (await makeUser(t.database, 'super')).email);
+  const staff = await makeUser(t.database, 'super');
+  superId = staff.id;
+  superCookie = await signIn(t.app, staff.email);
 });
 afterAll(() => t.app.close());
 
@@ -71,6 +75,9 @@ describe('POST /v2/invoices/close and GET /v2/invoices/{id}: 200', () => {
     const closed = await api.post('/v2/invoices/close', superCookie, { month });
     expect(closed.statusCode).toBe(200);
     expect(closed.json().issued).toBeGreaterThanOrEqual(1);
+    expect(await auditedOf(t.database, 'invoice-month', month)).toEqual([
+      { action: 'invoice.close', actorId: superId, detail: { issued: closed.json().ids } },
+    ]);
     const list = (await api.get(`/v2/invoices?month=${month}&organizationId=${c.org.id}`, superCookie)).json();
     expect(list.total).toBe(1);
     const res = await api.get(`/v2/invoices/${list.invoices[0].id}`, superCookie);
@@ -172,6 +179,11 @@ describe('POST /v2/invoices/close and GET /v2/invoices/{id}: 200', () => {
       months: [],
     });
     expect((await api.get(`/v2/invoices?month=${month}&status=paid`, superCookie)).json().total).toBe(0);
+    // Who marked it paid and who voided it, from which status; the refused second payment left no entry.
+    expect(await auditedOf(t.database, 'invoice', id)).toEqual([
+      { action: 'invoice.pay', actorId: superId, detail: { from: 'issued', number: paid.json().invoice.number } },
+      { action: 'invoice.void', actorId: superId, detail: { from: 'paid', number: paid.json().invoice.number } },
+    ]);
   });
 });
 

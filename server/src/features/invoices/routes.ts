@@ -11,6 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import { requireRank } from '../../http/auth';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../http/errors';
+import { actorOf, audit } from '../audit/record';
 import { NOT_FOUND } from '../console/access';
 import { fileName, invoiceCsv, invoicePdf } from './documents';
 import { monthBounds } from './lines';
@@ -75,6 +76,13 @@ export function registerInvoiceRoutes(app: FastifyInstance, deps: { database: Da
     if (monthBounds(month).end.getTime() > now()) throw new BadRequest(INVOICE_MESSAGES.notEnded);
     const { issued } = await closeMonth(database, month);
     request.log.info({ month, issued: issued.length }, 'invoices issued');
+    await audit(database.db, {
+      action: 'invoice.close',
+      ...actorOf(request),
+      targetType: 'invoice-month',
+      targetId: month,
+      detail: { issued },
+    });
     return { month, issued: issued.length, ids: issued };
   });
 
@@ -90,6 +98,13 @@ export function registerInvoiceRoutes(app: FastifyInstance, deps: { database: Da
           throw new Conflict(INVOICE_MESSAGES.cannot(action, current.status));
         }
         await setStatus(tx, id, INVOICE_ACTIONS[action]);
+        await audit(tx, {
+          action: `invoice.${action}`,
+          ...actorOf(request),
+          targetType: 'invoice',
+          targetId: id,
+          detail: { from: current.status, number: current.number },
+        });
         return findInvoice(tx, id);
       });
       return { invoice };

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { RELEASE_MESSAGES } from '@tessera/common/deployments';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../config';
+import { auditedOf } from '../../test/audit-trail';
 import { consoleClient } from '../../test/console-client';
 import { buildTestApp, makeUser, signIn, type TestApp } from '../../test/harness';
 
@@ -141,6 +142,22 @@ describe('POST /v2/releases/{id}/publish', () => {
     expect((await api.post(`/v2/releases/${draft.id}/publish`, root, {})).statusCode).toBe(409);
     expect((await api.post('/v2/releases/2147483000/publish', root, {})).statusCode).toBe(404);
   });
+  it('publishes a comma-separated list together, or none of it when one is not a draft', async () => {
+    const a = await cut();
+    const b = await cut();
+    const c = await cut();
+    const both = await api.post(`/v2/releases/${a.id},${b.id}/publish`, root, {});
+    expect(both.statusCode).toBe(200);
+    expect(Object.keys(both.json().releases).sort()).toEqual([String(a.id), String(b.id)].sort());
+    expect(both.json().releases[b.id]).toMatchObject({ status: 'published' });
+    const mixed = await api.post(`/v2/releases/${c.id},${a.id}/publish`, root, {});
+    expect(mixed.statusCode).toBe(409);
+    expect(mixed.json().error).toBe(RELEASE_MESSAGES.published);
+    expect((await api.get(`/v2/releases/${c.id}`, root)).json().releases[c.id].status).toBe('draft');
+    expect((await api.post(`/v2/releases/${c.id},2147483000/publish`, root, {})).statusCode).toBe(404);
+    expect((await api.get(`/v2/releases/${c.id}`, root)).json().releases[c.id].status).toBe('draft');
+    expect((await api.post(`/v2/releases/${c.id},x/publish`, root, {})).statusCode).toBe(400);
+  });
 });
 
 describe('DELETE /v2/releases/{ids}', () => {
@@ -186,12 +203,7 @@ describe('rank', () => {
   it('audits what root did', async () => {
     const draft = await cut();
     await api.post(`/v2/releases/${draft.id}/publish`, root, {});
-    const { auditLog } = await import('../../db/schema');
-    const { and, eq } = await import('drizzle-orm');
-    const rows = await t.database.db
-      .select({ action: auditLog.action })
-      .from(auditLog)
-      .where(and(eq(auditLog.targetType, 'release'), eq(auditLog.targetId, String(draft.id))));
+    const rows = await auditedOf(t.database, 'release', draft.id);
     expect(rows.map((r) => r.action).sort()).toEqual(['release.create', 'release.publish']);
   });
 });

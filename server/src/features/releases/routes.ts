@@ -1,6 +1,6 @@
 /**
  * /v2/releases (issue 21, decision 0038), root only: list and read (one id or a comma-separated list), cut a draft
- * from a commit (its artifact built then), edit and delete drafts, publish. A published release never changes (409).
+ * from a commit (its artifact built then), edit and delete drafts, publish (one id or a list). A published release never changes (409).
  */
 import { randomUUID } from 'node:crypto';
 import { DEPLOYMENTS_CHANNEL, DEPLOYMENTS_ROLE, RELEASE_MESSAGES } from '@tessera/common/deployments';
@@ -165,18 +165,23 @@ export function registerReleaseRoutes(app: FastifyInstance, deps: ReleaseDeps): 
 
   r.post(
     '/v2/releases/:id/publish',
-    { ...guard, schema: { params: releaseParams, response: { 200: releasesReply } } },
+    { ...guard, schema: { params: idListParams, response: { 200: releasesReply } } },
     async (request) => {
-      const { id } = request.params;
-      const row = await database.transaction(async (tx) => {
-        const found = await repo.findRelease(tx, id, true);
-        if (!found) throw new NotFound(RELEASE_MESSAGES.notFound);
-        if (found.status !== 'draft') throw new Conflict(RELEASE_MESSAGES.published);
-        const published = await repo.updateRelease(tx, id, { status: 'published', publishedAt: new Date() });
-        await record(tx, request, 'release.publish', id, { version: found.version });
+      const ids = request.params.id;
+      // One id or a list (spec §2): all are published together, or none when one is missing or not a draft.
+      const rows = await database.transaction(async (tx) => {
+        const found = await repo.findReleases(tx, ids, true);
+        if (found.length !== ids.length) throw new NotFound(RELEASE_MESSAGES.notFound);
+        if (found.some((row) => row.status !== 'draft')) throw new Conflict(RELEASE_MESSAGES.published);
+        const publishedAt = new Date();
+        const published = [];
+        for (const row of found) {
+          published.push(await repo.updateRelease(tx, row.id, { status: 'published', publishedAt }));
+          await record(tx, request, 'release.publish', row.id, { version: row.version });
+        }
         return published;
       });
-      const releases = keyed([repo.toRelease(row)]);
+      const releases = keyed(rows.map(repo.toRelease));
       await push({ releases });
       return { releases };
     },

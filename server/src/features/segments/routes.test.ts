@@ -5,6 +5,7 @@
  */
 import { SEGMENT_MESSAGES } from '@tessera/common/segments';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditedOf } from '../../test/audit-trail';
 import { consoleClient } from '../../test/console-client';
 import {
   buildTestApp,
@@ -18,6 +19,7 @@ import {
 
 let t: TestApp;
 let staff: string;
+let staffId: number;
 let root: string;
 let org: { id: number };
 let other: { id: number };
@@ -27,7 +29,9 @@ let outsider: string;
 const api = consoleClient(() => t.app);
 beforeAll(async () => {
   t = await buildTestApp();
-  staff = await signIn(t.app, (await makeUser(t.database, 'super')).email);
+  const staffUser = await makeUser(t.database, 'super');
+  staffId = staffUser.id;
+  staff = await signIn(t.app, staffUser.email);
   root = await signIn(t.app, (await makeUser(t.database, 'root')).email);
   org = await makeOrganization(t.database);
   other = await makeOrganization(t.database);
@@ -81,6 +85,16 @@ describe('/v2/segments: 200 and 201 for super+', () => {
     expect(only(deleted).deletedAt).toEqual(expect.any(String));
     expect((await api.get(`/v2/segments/${id}`, staff)).statusCode).toBe(404);
     expect((await api.get('/v2/segments', staff)).json().segments[id]).toBeUndefined();
+    // Who made the audience and to whom it was given, in the audit log.
+    expect(await auditedOf(t.database, 'segment', id)).toEqual([
+      { action: 'segment.create', actorId: staffId, detail: { organizationIds: saved.organizationIds } },
+      {
+        action: 'segment.update',
+        actorId: staffId,
+        detail: { fields: ['name', 'organizationIds'], organizationIds: [] },
+      },
+      { action: 'segment.delete', actorId: staffId, detail: {} },
+    ]);
   });
 
   it('counts and previews a definition without saving it', async () => {

@@ -9,9 +9,10 @@ import { hasRank } from '@tessera/common/roles';
 import { SEGMENT_MESSAGES, type Segment } from '@tessera/common/segments';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { requireRank } from '../../http/auth';
 import { BadRequest, Forbidden, NotFound, Unauthorized } from '../../http/errors';
+import { actorOf, audit } from '../audit/record';
 import { type ExportDeps, streamSegmentExport } from './export';
 import {
   countMembers,
@@ -60,6 +61,15 @@ async function mustExist(db: Parameters<typeof unknownOrganizations>[0], ids: nu
   throw new BadRequest(message, [{ path: 'body.organizationIds', message }]);
 }
 
+/** Segment changes in the audit log: who made an audience, or gave it to organizations (issue 19). */
+const record = (
+  tx: Executor,
+  request: FastifyRequest,
+  action: 'segment.create' | 'segment.update' | 'segment.delete',
+  id: number,
+  detail: Record<string, unknown> = {},
+) => audit(tx, { action, ...actorOf(request), targetType: 'segment', targetId: id, detail });
+
 export function registerSegmentRoutes(app: FastifyInstance, deps: ExportDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { database } = deps;
@@ -79,7 +89,9 @@ export function registerSegmentRoutes(app: FastifyInstance, deps: ExportDeps): v
   r.post('/v2/segments', { onRequest: staffOnly, schema: { body: segmentBody } }, async (request, reply) => {
     const segment = await database.transaction(async (tx) => {
       await mustExist(tx, request.body.organizationIds);
-      return insertSegment(tx, { ...request.body, createdBy: request.user.id });
+      const made = await insertSegment(tx, { ...request.body, createdBy: request.user.id });
+      await record(tx, request, 'segment.create', made.id, { organizationIds: made.organizationIds });
+      return made;
     });
     return reply.code(201).send(keyed([segment]));
   });
@@ -90,6 +102,11 @@ export function registerSegmentRoutes(app: FastifyInstance, deps: ExportDeps): v
       if (!(await findSegment(tx, id, true))) throw new NotFound(SEGMENT_MESSAGES.notFound);
       await mustExist(tx, request.body.organizationIds);
       await updateSegment(tx, id, request.body);
+      const { organizationIds } = request.body;
+      await record(tx, request, 'segment.update', id, {
+        fields: Object.keys(request.body),
+        ...(organizationIds ? { organizationIds } : {}),
+      });
       return (await findSegment(tx, id))!;
     });
     return keyed([segment]);
@@ -101,6 +118,7 @@ export function registerSegmentRoutes(app: FastifyInstance, deps: ExportDeps): v
       const found = await findSegment(tx, id, true);
       if (!found) throw new NotFound(SEGMENT_MESSAGES.notFound);
       const deletedAt = await deleteSegment(tx, id);
+      await record(tx, request, 'segment.delete', id);
       return { ...found, organizationIds: [], deletedAt, updatedAt: deletedAt };
     });
     return keyed([segment]);

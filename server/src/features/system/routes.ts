@@ -7,7 +7,8 @@ import { Unavailable } from '../../http/errors';
 
 interface SystemDeps {
   database: Database;
-  version: string;
+  /** The version told to browsers now (it takes in deployments to the serving environment, issue 21). */
+  version: () => string;
 }
 
 export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps): void {
@@ -28,6 +29,6 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemDeps): vo
   );
 
   r.get('/v2/version', { schema: { response: { 200: z.object({ version: z.string() }) } } }, async () => ({
-    version: deps.version,
+    version: deps.version(),
   }));
 }

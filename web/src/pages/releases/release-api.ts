@@ -14,7 +14,7 @@ export async function createRelease(input: ReleaseInput): Promise<Release | unde
   return first(await api.post<{ releases?: Record<string, Release> }>(RELEASES_PATH, input));
 }
 export const updateRelease = (id: number, input: Partial<ReleaseInput>) => api.put(`${RELEASES_PATH}/${id}`, input);
-export const publishRelease = (id: number) => api.post(`${RELEASES_PATH}/${id}/publish`);
+export const publishReleases = (ids: number[]) => api.post(`${RELEASES_PATH}/${ids.join(',')}/publish`);
 export const deleteReleases = (ids: number[]) => api.del(`${RELEASES_PATH}/${ids.join(',')}`);
 
 /** Every release in the store, newest first. */

@@ -1,6 +1,6 @@
 /**
  * A release (spec §2 resource routes, root): /releases/add cuts one, /releases/{id} shows it, /releases/edit/{id}
- * changes a draft, /releases/publish/{id} and /releases/delete/{id}[,{id}…] ask for confirmation first.
+ * changes a draft, /releases/publish/{id}[,{id}…] and /releases/delete/{id}[,{id}…] ask for confirmation first.
  */
 import CircularProgress from '@mui/material/CircularProgress';
 import { DEPLOYMENTS_CHANNEL, type Release } from '@tessera/common/deployments';
@@ -13,7 +13,7 @@ import { useStore } from '../../lib/store';
 import { useFetch } from '../../lib/use-fetch';
 import { confirmInDialog } from '../confirm-dialog';
 import { PageHeading } from '../page-heading';
-import { deleteReleases, publishRelease, RELEASES_PATH } from './release-api';
+import { deleteReleases, publishReleases, RELEASES_PATH } from './release-api';
 import { ReleaseEditor } from './release-editor';
 import { ReleaseView } from './release-view';
 
@@ -35,16 +35,18 @@ function ConfirmAction({ ids, action }: { ids: number[]; action: 'publish' | 'de
     const publish = action === 'publish';
     confirmInDialog({
       title: publish
-        ? 'Publish Release'
+        ? releases.length === 1
+          ? 'Publish Release'
+          : `Publish ${releases.length} Releases`
         : releases.length === 1
           ? 'Delete Release'
           : `Delete ${releases.length} Releases`,
       text: publish
-        ? `Publish ${names}? A published release can be deployed and can no longer be changed or deleted.`
+        ? `Publish ${names}? ${releases.length === 1 ? 'A published release' : 'Published releases'} can be deployed and can no longer be changed or deleted.`
         : `Delete the draft${releases.length === 1 ? '' : 's'} ${names} and ${releases.length === 1 ? 'its artifact' : 'their artifacts'}? This cannot be undone.`,
       confirmLabel: publish ? 'Publish' : 'Delete',
       onConfirm: async () => {
-        if (publish) await publishRelease(ids[0]!);
+        if (publish) await publishReleases(ids);
         else await deleteReleases(ids);
         navigate(publish ? back : '/releases', { replace: true });
       },
@@ -54,7 +56,7 @@ function ConfirmAction({ ids, action }: { ids: number[]; action: 'publish' | 'de
 
   return (
     <>
-      <PageHeading>{action === 'publish' ? 'Publish Release' : 'Delete Release'}</PageHeading>
+      <PageHeading>{`${action === 'publish' ? 'Publish' : 'Delete'} ${ids.length === 1 ? 'Release' : 'Releases'}`}</PageHeading>
       {!loaded && <CircularProgress aria-label="Loading the release" />}
     </>
   );
@@ -74,11 +76,7 @@ export default function ReleasePage({ resource }: PageProps) {
         <Navigate to="/error/404" replace />
       );
     case 'publish':
-      return resource.ids.length === 1 ? (
-        <ConfirmAction ids={resource.ids} action="publish" />
-      ) : (
-        <Navigate to="/error/404" replace />
-      );
+      return <ConfirmAction ids={resource.ids} action="publish" />;
     case 'delete':
       return <ConfirmAction ids={resource.ids} action="delete" />;
     default:
