@@ -5,7 +5,7 @@
  * Issue 5's figures, all in one run on this machine with the load generator on it too: a bare Fastify hello (B);
  * `pgbench -S` select-only on the same PostgreSQL server (P); then the full API path for GET byEmail with an API key
  * (key check, contract, rate limits, lookup, score, template, metering) at its maximum rate, at 80 % of it (p99),
- * and on the same server with metering off; with `--templates`, the maximum-rate run again (metering on and off)
+ * on the same server with metering off, and with metering on but the lookup audit trail's rows dropped; with `--templates`, the maximum-rate run again (metering on and off)
  * once per template id listed (`&template=N`, e.g. 3 Emails Only, 2 Compact Contacts); the cost of a cached key check
  * beside B's cost per request; usage rows against the 2xx calls served; and the server's peak resident memory.
  */
@@ -135,7 +135,7 @@ if (postgres) {
 }
 
 // The full API path, with metering on and then off, on the same server build.
-async function startServer(metering: 'on' | 'off'): Promise<{ child: Child; base: string }> {
+async function startServer(metering: 'on' | 'off' | 'no-audit'): Promise<{ child: Child; base: string }> {
   const port = await freePort();
   const child = runChild(['bench/src/api-server.ts'], {
     ...storage,
@@ -235,6 +235,17 @@ let usageRows = 0;
   await stopServer(child);
 }
 
+// The lookup audit trail's cost (issue 22): usage rows written as ever, the audit rows they carry dropped.
+{
+  const { child, base } = await startServer('no-audit');
+  const headers = { authorization: `Bearer ${key!.id}${key!.secret}` };
+  await load('warm-up', base, { headers, path: nextPath });
+  full.push(
+    await load('GET byEmail, API key, metering on, audit trail off: maximum rate', base, { headers, path: nextPath }),
+  );
+  await stopServer(child);
+}
+
 // The cost of a cached key check, in this process: parse the header, find the key, hash and compare.
 let verifyNs = 0;
 {
@@ -256,7 +267,7 @@ let verifyNs = 0;
   }
 }
 
-const [max, at80, off] = full as [Run, Run, Run];
+const [max, at80, off, noAudit] = full as [Run, Run, Run, Run];
 const report = {
   at: new Date().toISOString(),
   engine: postgres ? 'PostgreSQL' : 'PGlite',
@@ -270,6 +281,7 @@ const report = {
   ratios: {
     fullToP: p ? Number((max.requestsPerSecond / p.tps).toFixed(3)) : null,
     meteringOnToOff: Number((max.requestsPerSecond / off.requestsPerSecond).toFixed(3)),
+    auditOnToOff: Number((max.requestsPerSecond / noAudit.requestsPerSecond).toFixed(3)),
     keyCheckToB: Number((verifyNs / (1e9 / b.requestsPerSecond)).toFixed(4)),
   },
   keyCheckNs: Math.round(verifyNs),
@@ -295,6 +307,7 @@ const md = [
     ? `pgbench -S (P), same server: ${p.tps} tps. Full path ÷ P: ${report.ratios.fullToP} (target ≥ 0.35).`
     : 'P: PostgreSQL only.',
   `Metering on ÷ off: ${report.ratios.meteringOnToOff} (target ≥ 0.8). p99 at 80 % of the maximum: ${at80.p99Ms} ms (target ≤ 20).`,
+  `Lookup audit trail on ÷ off (metering on in both): ${report.ratios.auditOnToOff}.`,
   `Cached key check: ${report.keyCheckNs} ns, ${(report.ratios.keyCheckToB * 100).toFixed(2)} % of B's cost per request (target ≤ 10 %).`,
   `Usage rows of the accounting key: ${usageRows}; 2xx answers it received in its run of 3,000 calls: ${served} (${served === usageRows ? 'equal' : 'NOT equal'}).`,
   `Server memory: ${rss.restMb} MB at rest, ${rss.peakMb} MB peak under load (metering on).`,

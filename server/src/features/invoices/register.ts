@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
+import { periodicJob } from '../../jobs/periodic';
 import { closeMonth } from './repo';
 import { registerInvoiceRoutes } from './routes';
 
@@ -19,28 +20,15 @@ export function previousMonth(at: number): string {
 export function registerInvoices(app: FastifyInstance, deps: { database: Database; now?: () => number }): void {
   const now = deps.now ?? Date.now;
   registerInvoiceRoutes(app, deps);
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  const run = () => {
-    const month = previousMonth(now());
-    running ??= closeMonth(deps.database, month)
-      .then(({ issued }) => {
-        if (issued.length > 0) app.log.info({ month, issued: issued.length }, 'invoices issued');
-      })
-      .catch((error: unknown) => {
-        app.log.warn({ month, code: (error as { code?: unknown })?.code }, 'monthly close failed');
-      })
-      .finally(() => {
-        running = null;
-      });
-  };
-  app.addHook('onReady', async () => {
-    run();
-    timer = setInterval(run, CLOSE_EVERY_MS);
-    timer.unref();
+  const close = periodicJob({
+    name: 'monthly close',
+    logger: app.log,
+    async run() {
+      const month = previousMonth(now());
+      const { issued } = await closeMonth(deps.database, month);
+      if (issued.length > 0) app.log.info({ month, issued: issued.length }, 'invoices issued');
+    },
   });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-    await running;
-  });
+  app.addHook('onReady', async () => close.start(CLOSE_EVERY_MS));
+  app.addHook('onClose', () => close.stop());
 }

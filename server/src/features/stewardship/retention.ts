@@ -6,6 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
+import { periodicJob } from '../../jobs/periodic';
 import { retentionCutoff } from '../usage-retention/retention';
 
 export const BATCH_ROWS = 10_000;
@@ -81,54 +82,31 @@ export function createDataRetention(options: {
   const { database } = options;
   const batchRows = options.batchRows ?? BATCH_ROWS;
   const now = options.now ?? Date.now;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<RetentionRun> | null = null;
-  let stopped = false;
 
-  async function purge(): Promise<RetentionRun> {
-    const run: RetentionRun = { lookupAudit: 0, pageViews: 0, contactMessages: 0, optOutRequests: 0 };
-    const at = new Date(now());
-    for (const target of targets(options.settings)) {
-      const cutoff = target.cutoff(at);
-      if (!cutoff) continue;
-      const text = statement(target);
-      for (;;) {
-        const [row] = await database.query<{ n: number }>(text, [cutoff.toISOString(), batchRows]);
-        run[target.name] += row?.n ?? 0;
-        if ((row?.n ?? 0) < batchRows || stopped) break;
+  const job = periodicJob({
+    name: 'data retention run',
+    logger: options.logger,
+    async run(stopping): Promise<RetentionRun> {
+      const run: RetentionRun = { lookupAudit: 0, pageViews: 0, contactMessages: 0, optOutRequests: 0 };
+      const at = new Date(now());
+      for (const target of targets(options.settings)) {
+        const cutoff = target.cutoff(at);
+        if (!cutoff) continue;
+        const text = statement(target);
+        for (;;) {
+          const [row] = await database.query<{ n: number }>(text, [cutoff.toISOString(), batchRows]);
+          run[target.name] += row?.n ?? 0;
+          if ((row?.n ?? 0) < batchRows || stopping()) break;
+        }
       }
-    }
-    if (Object.values(run).some((n) => n > 0)) options.logger?.info({ deleted: run }, 'old personal data deleted');
-    return run;
-  }
-
-  function runOnce(): Promise<RetentionRun> {
-    if (!running) stopped = false;
-    running ??= purge().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  function runLogged(): void {
-    runOnce().catch((error: unknown) => {
-      options.logger?.warn({ code: (error as { code?: unknown })?.code }, 'data retention run failed');
-    });
-  }
+      if (Object.values(run).some((n) => n > 0)) options.logger?.info({ deleted: run }, 'old personal data deleted');
+      return run;
+    },
+  });
 
   return {
-    runOnce,
-    start(everyMs = RUN_EVERY_MS): void {
-      if (timer) return;
-      runLogged();
-      timer = setInterval(runLogged, everyMs);
-      timer.unref();
-    },
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => null);
-    },
+    runOnce: () => job.runOnce(),
+    start: (everyMs = RUN_EVERY_MS) => job.start(everyMs),
+    stop: () => job.stop(),
   };
 }

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
+import { periodicJob } from '../../jobs/periodic';
 import type { Mailer } from '../../mail';
 import type { Hub } from '../../socket/hub';
 import type { Limiter } from '../throttle/limiter';
@@ -46,27 +47,14 @@ export function registerSupportChat(
   app.decorate('supportChat', { ...chat, beat: presence.beat });
   registerChatRoutes(app, { chat, limiter: deps.limiter });
 
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  const check = () => {
-    running ??= chat
-      .checkUnanswered()
-      .catch((error: unknown) =>
-        app.log.warn({ code: (error as { code?: unknown })?.code }, 'unanswered chat check failed'),
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
+  const unanswered = periodicJob({ name: 'unanswered chat check', logger: app.log, run: () => chat.checkUnanswered() });
   app.addHook('onReady', async () => {
     presence.start();
-    timer = setInterval(check, UNANSWERED_CHECK_MS);
-    timer.unref();
+    unanswered.start(UNANSWERED_CHECK_MS);
   });
   // onClose runs last-registered first: these end before the mailer (registered earlier) drains.
   app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-    await running;
+    await unanswered.stop();
     await presence.stop();
   });
   return chat;

@@ -6,6 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
+import { periodicJob } from '../../jobs/periodic';
 
 export const BATCH_ROWS = 10_000;
 export const RUN_EVERY_MS = 3600_000;
@@ -60,58 +61,35 @@ export function createUsageRetention(options: RetentionOptions) {
   const now = options.now ?? Date.now;
   const scoped = options.organizationId !== undefined;
   const statement = BATCH(scoped);
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<RetentionRun | null> | null = null;
-  let stopped = false;
 
-  async function purge(): Promise<RetentionRun> {
-    const cutoff = retentionCutoff(new Date(now()), months).toISOString();
-    const params: unknown[] = [cutoff, batchRows, ...(scoped ? [options.organizationId] : [])];
-    let deleted = 0;
-    let batches = 0;
-    for (;;) {
-      const [row] = await database.query<{ n: number }>(statement, params);
-      batches++;
-      deleted += row?.n ?? 0;
-      if ((row?.n ?? 0) < batchRows || stopped) break;
-    }
-    if (deleted > 0) options.logger?.info({ deleted, batches, cutoff }, 'old usage rows deleted');
-    return { cutoff, deleted, batches };
-  }
-
-  /** Runs the job now (or joins the run under way); null when retention is off. */
-  function runOnce(): Promise<RetentionRun | null> {
-    if (months <= 0) return Promise.resolve(null);
-    if (!running) stopped = false; // stop() ends the run under way; one asked for afterwards runs whole
-    running ??= purge().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  function runLogged(): void {
-    runOnce().catch((error: unknown) => {
-      // The next run tries again; a failure costs nothing but time.
-      options.logger?.warn({ code: (error as { code?: unknown })?.code }, 'usage retention run failed');
-    });
-  }
+  const job = periodicJob({
+    name: 'usage retention run',
+    logger: options.logger,
+    async run(stopping): Promise<RetentionRun> {
+      const cutoff = retentionCutoff(new Date(now()), months).toISOString();
+      const params: unknown[] = [cutoff, batchRows, ...(scoped ? [options.organizationId] : [])];
+      let deleted = 0;
+      let batches = 0;
+      for (;;) {
+        const [row] = await database.query<{ n: number }>(statement, params);
+        batches++;
+        deleted += row?.n ?? 0;
+        if ((row?.n ?? 0) < batchRows || stopping()) break;
+      }
+      if (deleted > 0) options.logger?.info({ deleted, batches, cutoff }, 'old usage rows deleted');
+      return { cutoff, deleted, batches };
+    },
+  });
 
   return {
-    runOnce,
+    /** Runs the job now (or joins the run under way); null when retention is off. */
+    runOnce: (): Promise<RetentionRun | null> => (months <= 0 ? Promise.resolve(null) : job.runOnce()),
     /** Runs now, then every `everyMs`, until stopped. */
     start(everyMs = RUN_EVERY_MS): void {
-      if (months <= 0 || timer) return;
-      runLogged();
-      timer = setInterval(runLogged, everyMs);
-      timer.unref();
+      if (months > 0) job.start(everyMs);
     },
     /** Stops the timer and waits for a run under way (it ends after its current batch). */
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => null);
-    },
+    stop: () => job.stop(),
   };
 }
 
