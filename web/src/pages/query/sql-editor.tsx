@@ -11,6 +11,7 @@ import { useTheme } from '@mui/material/styles';
 import type { ClusterSchema } from '@tessera/common/query-console';
 import CodeMirror from '@uiw/react-codemirror';
 import { useMemo, useRef } from 'react';
+import { codeTheme, TOKEN_COLOURS } from '../code-theme';
 import { namespaceOf } from './schema-namespace';
 
 export interface SqlEditorProps {
@@ -21,19 +22,13 @@ export interface SqlEditorProps {
   label: string;
 }
 
-/** Token colours with at least 4.5:1 against the editor's background. */
-const COLOURS = {
-  light: { keyword: '#7b1fa2', string: '#a31515', number: '#0b6e4f', comment: '#5f6368', name: '#0d47a1' },
-  dark: { keyword: '#e1a6ff', string: '#ffab91', number: '#80cbc4', comment: '#b0b0b0', name: '#90caf9' },
-};
-
 export default function SqlEditor({ value, onChange, onRun, schema, label }: SqlEditorProps) {
   const theme = useTheme();
   const dark = theme.palette.mode === 'dark';
   const run = useRef(onRun);
   run.current = onRun;
   const extensions = useMemo(() => {
-    const c = dark ? COLOURS.dark : COLOURS.light;
+    const c = dark ? TOKEN_COLOURS.dark : TOKEN_COLOURS.light;
     return [
       sql({ dialect: PostgreSQL, schema: namespaceOf(schema), defaultSchema: 'public' }),
       syntaxHighlighting(
@@ -58,26 +53,12 @@ export default function SqlEditor({ value, onChange, onRun, schema, label }: Sql
       ),
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({ 'aria-label': label }),
-      EditorView.theme(
-        {
-          '&': { backgroundColor: theme.palette.background.paper, color: theme.palette.text.primary, height: '100%' },
-          '.cm-content': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: '14px' },
-          '.cm-gutters': {
-            backgroundColor: theme.palette.background.default,
-            color: theme.palette.text.secondary,
-            borderRight: `1px solid ${theme.palette.divider}`,
-          },
-          '.cm-activeLineGutter': { backgroundColor: theme.palette.action.selected, color: theme.palette.text.primary },
-          '.cm-activeLine': { backgroundColor: theme.palette.action.hover },
-          '.cm-cursor': { borderLeftColor: theme.palette.text.primary },
-          '.cm-tooltip': { backgroundColor: theme.palette.background.paper, color: theme.palette.text.primary },
-          '.cm-tooltip-autocomplete ul li[aria-selected]': {
-            backgroundColor: theme.palette.primary.main,
-            color: theme.palette.primary.contrastText,
-          },
+      codeTheme(theme, {
+        '.cm-tooltip-autocomplete ul li[aria-selected]': {
+          backgroundColor: theme.palette.primary.main,
+          color: theme.palette.primary.contrastText,
         },
-        { dark },
-      ),
+      }),
     ];
   }, [dark, theme, label, schema]);
 

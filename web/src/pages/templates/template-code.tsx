@@ -10,6 +10,7 @@ import { tags as t } from '@lezer/highlight';
 import { useTheme } from '@mui/material/styles';
 import CodeMirror, { type ReactCodeMirrorRef } from '@uiw/react-codemirror';
 import { useEffect, useMemo, useRef } from 'react';
+import { codeTheme, TOKEN_COLOURS } from '../code-theme';
 import { jsonataLanguage } from './jsonata-language';
 import type { CompileError } from './template-api';
 import { offsetOf } from './template-logic';
@@ -25,35 +26,13 @@ export interface TemplateCodeProps {
   height?: string;
 }
 
-/** Token colours with at least 4.5:1 against the editor's background. */
-const LIGHT = {
-  keyword: '#7b1fa2',
-  string: '#a31515',
-  number: '#0b6e4f',
-  variable: '#0d47a1',
-  comment: '#5f6368',
-  regexp: '#8a3b00',
-  property: '#1f1f1f',
-  operator: '#6a3d00',
-};
-const DARK = {
-  keyword: '#e1a6ff',
-  string: '#ffab91',
-  number: '#80cbc4',
-  variable: '#90caf9',
-  comment: '#b0b0b0',
-  regexp: '#ffcc80',
-  property: '#e8e8e8',
-  operator: '#ffe082',
-};
-
 function highlight(dark: boolean) {
-  const c = dark ? DARK : LIGHT;
+  const c = dark ? TOKEN_COLOURS.dark : TOKEN_COLOURS.light;
   return HighlightStyle.define([
     { tag: [t.keyword, t.atom, t.bool, t.null], color: c.keyword },
     { tag: t.string, color: c.string },
     { tag: t.number, color: c.number },
-    { tag: [t.variableName, t.function(t.variableName)], color: c.variable },
+    { tag: [t.variableName, t.function(t.variableName)], color: c.name },
     { tag: t.comment, color: c.comment, fontStyle: 'italic' },
     { tag: t.regexp, color: c.regexp },
     { tag: t.propertyName, color: c.property },
@@ -85,29 +64,15 @@ export default function TemplateCode({ value, onChange, readOnly, error, label, 
       lintGutter(),
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({ 'aria-label': label }),
-      EditorView.theme(
-        {
-          '&': { backgroundColor: theme.palette.background.paper, color: theme.palette.text.primary, height: '100%' },
-          '.cm-content': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: '14px' },
-          '.cm-gutters': {
-            backgroundColor: theme.palette.background.default,
-            color: theme.palette.text.secondary,
-            borderRight: `1px solid ${theme.palette.divider}`,
-          },
-          '.cm-activeLineGutter': { backgroundColor: theme.palette.action.selected, color: theme.palette.text.primary },
-          '.cm-activeLine': { backgroundColor: theme.palette.action.hover },
-          '&.cm-focused .cm-matchingBracket': {
-            backgroundColor: dark ? '#2e5b2e' : '#c8e6c9',
-            color: theme.palette.text.primary,
-            outline: `1px solid ${theme.palette.success.main}`,
-          },
-          '&.cm-focused .cm-nonmatchingBracket': { backgroundColor: dark ? '#5b2e2e' : '#ffcdd2' },
-          '.cm-cursor': { borderLeftColor: theme.palette.text.primary },
-          '.cm-tooltip': { backgroundColor: theme.palette.background.paper, color: theme.palette.text.primary },
-          '.cm-diagnostic-error': { borderLeftColor: theme.palette.error.main },
+      codeTheme(theme, {
+        '&.cm-focused .cm-matchingBracket': {
+          backgroundColor: dark ? '#2e5b2e' : '#c8e6c9',
+          color: theme.palette.text.primary,
+          outline: `1px solid ${theme.palette.success.main}`,
         },
-        { dark },
-      ),
+        '&.cm-focused .cm-nonmatchingBracket': { backgroundColor: dark ? '#5b2e2e' : '#ffcdd2' },
+        '.cm-diagnostic-error': { borderLeftColor: theme.palette.error.main },
+      }),
     ],
     [dark, theme, label],
   );
