@@ -7,9 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callApi, signIn, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, stillPages } from './support/page-checks';
+import { axeViolations } from './support/page-checks';
+import { usePages } from './support/pages';
 import { seedUser } from './support/server';
 
 const member = seedUser('user', { name: 'Una User' });
@@ -17,17 +18,11 @@ const env = useServerAndBrowser({ users: [member] });
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/shots-contact';
 mkdirSync(SHOTS, { recursive: true });
 
-const closing: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closing) await close();
-});
+const openAs = usePages(env);
 
-async function open(width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const context = await env.browser.newContext({ viewport: { width, height: 900 }, colorScheme, bypassCSP: true });
-  closing.push(() => context.close());
-  await stillPages(context);
-  return context.newPage();
-}
+/** A page of its own, signed out, at `width` in `colorScheme`. */
+const open = (width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> =>
+  openAs(null, { width, colorScheme });
 
 async function acceptOnTermsPage(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'I accept this Agreement' }).click();

@@ -6,9 +6,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signIn, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, sidewaysScroll, stillPages } from './support/page-checks';
+import { axeViolations, sidewaysScroll } from './support/page-checks';
+import { usePages } from './support/pages';
 import { seedUser } from './support/server';
 
 const customer = seedUser('user', { name: 'Una User' });
@@ -16,17 +17,11 @@ const env = useServerAndBrowser({ users: [customer] });
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/shots/chat';
 mkdirSync(SHOTS, { recursive: true });
 
-const closing: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closing) await close();
-});
+const openAs = usePages(env);
 
-async function open(width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const context = await env.browser.newContext({ viewport: { width, height: 900 }, colorScheme, bypassCSP: true });
-  closing.push(() => context.close());
-  await stillPages(context);
-  return context.newPage();
-}
+/** A page of its own, signed out, at `width` in `colorScheme`. */
+const open = (width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> =>
+  openAs(null, { width, colorScheme });
 
 const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
 const message = (page: Page, text: string) => log(page).getByTestId('chat-message').filter({ hasText: text });

@@ -9,27 +9,22 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { parseMail } from '@tessera/server/test/smtp';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInAsRoot } from './support/browser';
 import { useServerWithMail } from './support/mail';
-import { axeViolations, stillPages } from './support/page-checks';
+import { axeViolations } from './support/page-checks';
+import { usePages } from './support/pages';
 
 const SUPPORT = 'support@tessera.test';
 const env = useServerWithMail({ env: { SUPPORT_EMAIL: SUPPORT } });
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/shots-contact';
 mkdirSync(SHOTS, { recursive: true });
 
-const closing: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closing) await close();
-});
+const openAs = usePages(env);
 
-async function open(width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const context = await env.browser.newContext({ viewport: { width, height: 900 }, colorScheme, bypassCSP: true });
-  closing.push(() => context.close());
-  await stillPages(context);
-  return context.newPage();
-}
+/** A page of its own, signed out, at `width` in `colorScheme`. */
+const open = (width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> =>
+  openAs(null, { width, colorScheme });
 
 /** The helper text under a field: MUI ties it to the input with aria-describedby. */
 async function messageOf(page: Page, label: string): Promise<string> {

@@ -6,15 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { callApi, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, stillPages } from './support/page-checks';
+import { describe, expect, it } from 'vitest';
+import { callApi, useServerAndBrowser } from './support/browser';
+import { axeViolations } from './support/page-checks';
+import { usePages } from './support/pages';
 
 const env = useServerAndBrowser();
-const closing: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closing) await close();
-});
+const openAs = usePages(env);
 
 async function made<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
   const res = await callApi(page, method, path, body);
@@ -24,18 +22,7 @@ async function made<T>(page: Page, method: string, path: string, body?: unknown)
 }
 const first = <T>(keyed: Record<string, T>) => Object.values(keyed)[0]!;
 
-async function rootPage(colorScheme: 'light' | 'dark') {
-  const context = await env.browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    colorScheme,
-    bypassCSP: true, // axe-core goes in as an inline script
-  });
-  closing.push(() => context.close());
-  await stillPages(context);
-  const page = await context.newPage();
-  await signInAsRoot(page, env.server.url);
-  return page;
-}
+const rootPage = (colorScheme: 'light' | 'dark') => openAs('root', { colorScheme });
 
 async function screenshots(page: Page, name: string) {
   const dir = process.env.SCREENSHOT_DIR;

@@ -9,26 +9,21 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseMail } from '@tessera/server/test/smtp';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInAsRoot } from './support/browser';
 import { useServerWithMail } from './support/mail';
-import { axeViolations, stillPages } from './support/page-checks';
+import { axeViolations } from './support/page-checks';
+import { usePages } from './support/pages';
 
 const env = useServerWithMail();
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/shots/stewardship';
 mkdirSync(SHOTS, { recursive: true });
 
-const closing: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closing) await close();
-});
+const openAs = usePages(env);
 
-async function open(width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const context = await env.browser.newContext({ viewport: { width, height: 900 }, colorScheme, bypassCSP: true });
-  closing.push(() => context.close());
-  await stillPages(context);
-  return context.newPage();
-}
+/** A page of its own, signed out, at `width` in `colorScheme`. */
+const open = (width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> =>
+  openAs(null, { width, colorScheme });
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 

@@ -6,15 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { callApi, signInAsRoot, useServerAndBrowser } from './support/browser';
-import { axeViolations, stillPages } from './support/page-checks';
+import { describe, expect, it } from 'vitest';
+import { callApi, useServerAndBrowser } from './support/browser';
+import { axeViolations } from './support/page-checks';
+import { usePages } from './support/pages';
 
 const env = useServerAndBrowser();
-const closing: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closing) await close();
-});
+const openAs = usePages(env);
 
 const DAY = 86_400_000;
 
@@ -31,15 +29,7 @@ const first = <T>(keyed: Record<string, T>) => Object.values(keyed)[0]!;
  * acts as that administrator from the user's page (as support staff would).
  */
 async function administratorOfNewOrganization(colorScheme: 'light' | 'dark') {
-  const context = await env.browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    colorScheme,
-    bypassCSP: true, // axe-core goes in as an inline script
-  });
-  closing.push(() => context.close());
-  await stillPages(context);
-  const page = await context.newPage();
-  await signInAsRoot(page, env.server.url);
+  const page = await openAs('root', { colorScheme });
   const name = `Alerts ${colorScheme} ${randomUUID().slice(0, 6)}`;
   const org = first(
     (await made<{ organizations: Record<string, { id: number }> }>(page, 'POST', '/v2/organizations', { name }))

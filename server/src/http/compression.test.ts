@@ -69,7 +69,7 @@ describe('compression', () => {
     }
   });
 
-  it('shrinks a 1,000-input batch several times over, brotli at quality 4 cheaper than 6 (figures printed)', async () => {
+  it('shrinks a 1,000-input batch several times over (the compressor costs printed, never asserted)', async () => {
     const people = Array.from({ length: 1000 }, () => person());
     await load(t.database, ...people);
     const payload = JSON.stringify({ inputs: people.map((p) => ({ email: p.emails[0]!.address })) });
@@ -98,7 +98,8 @@ describe('compression', () => {
     console.log(`1,000-input POST reply: ${JSON.stringify(figures)}`);
     expect(sizes.br!).toBeLessThan(sizes.identity! / 4);
     expect(sizes.gzip!).toBeLessThan(sizes.identity! / 4);
-    expect(figures.br4.ms).toBeLessThan(figures.br6.ms);
+    // Times are figures for decision 0025, not assertions: a busy machine reorders them (house rule: no timing).
+    expect(figures.br4.bytes).toBeGreaterThan(0);
   }, 120_000);
 
   it('leaves replies under the threshold alone', async () => {
