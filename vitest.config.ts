@@ -14,6 +14,12 @@ const serverProject = (name: string, engine: 'pglite' | 'postgres') => ({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks' as const,
+    // Files run one after another in a worker that keeps its modules and its database between them (decision
+    // 0041): importing the app and starting PGlite once per worker, not once per file, took most of the suite's time.
+    // The tests already share one database on PostgreSQL, so none relies on a fresh one.
+    isolate: false,
+    // Memory tests measure what is kept, after a collection (csv-input.test.ts).
+    execArgv: ['--expose-gc'],
   },
 });
 
