@@ -95,11 +95,14 @@ describe('Contact Us (issue 18)', () => {
     await page.getByLabel('Message', { exact: true }).fill(`Please call me back ${marker}`);
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByTestId('alert-stack').getByText('Message Sent').waitFor();
-    // An anonymous visitor sees no inbox.
+    // An anonymous visitor sees no inbox, and is not sent to the chat (it needs signing in).
     expect(await page.getByTestId('contact-inbox').count()).toBe(0);
+    expect(await page.getByRole('main').getByRole('link', { name: 'Support Chat' }).count()).toBe(0);
 
     await signInAsRoot(page, env.server.url);
     await page.goto(`${env.server.url}/contact`);
+    // Signed in, the page points to the chat as well.
+    expect(await page.getByRole('main').getByRole('link', { name: 'Support Chat' }).getAttribute('href')).toBe('/chat');
     const inbox = page.getByTestId('contact-inbox');
     const item = inbox.getByTestId('contact-message').filter({ hasText: marker });
     await item.waitFor();

@@ -1,5 +1,6 @@
 /** Spec §3 usage choices: the metrics every lookup call produces, and the methods and paths usage is charted by. */
 import { LOOKUP_ENDPOINT_NAMES } from './lookups';
+import { SEGMENT_USAGE_PATH } from './segments';
 
 /** What one call counts, besides `requests` (one per call) and `cost` (priced by the contract). */
 export const CALL_METRICS = [
@@ -34,7 +35,12 @@ export const USAGE_METRICS = ['requests', ...CALL_METRICS, 'cost'] as const;
 export type UsageMetric = (typeof USAGE_METRICS)[number];
 
 export const USAGE_METHODS = ['*', 'GET', 'POST', 'PUT'] as const;
-export const USAGE_PATHS = ['*', ...LOOKUP_ENDPOINT_NAMES.map((name) => `/${name}` as const)] as const;
+/** What a usage row's path may be: a lookup endpoint, or a segment export (metered like a lookup, issue 19). */
+export const USAGE_PATHS = [
+  '*',
+  ...LOOKUP_ENDPOINT_NAMES.map((name) => `/${name}` as const),
+  SEGMENT_USAGE_PATH,
+] as const;
 
 export function emptyMetrics(): CallMetrics {
   return Object.fromEntries(CALL_METRICS.map((m) => [m, 0])) as CallMetrics;

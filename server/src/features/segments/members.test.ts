@@ -153,6 +153,10 @@ describe('GET /v2/segments/{id}/export.csv', () => {
       identities: 517,
       cost: (0.5 + 0.25 * 517).toFixed(6),
     });
+    // The usage page finds the export under its own path, and only it there.
+    const calls = await api.get('/v2/usage/calls?path=%2Fsegments', cookie);
+    expect(calls.statusCode, calls.body).toBe(200);
+    expect(calls.json().usageCalls.calls).toMatchObject([{ path: '/segments', identities: 517 }]);
   });
 
   it('exports through the Full template by default, with the record types the user may see', async () => {

@@ -5,6 +5,7 @@
  */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
@@ -12,6 +13,7 @@ import Typography from '@mui/material/Typography';
 import { CONTACT_LIMITS, CONTACT_MESSAGES, CONTACT_WHAT, isPhone } from '@tessera/common/contact';
 import { hasRank } from '@tessera/common/roles';
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { FormContainer, TextInput, useForm } from '../../forms';
 import { api } from '../../lib/api';
 import { useStore } from '../../lib/store';
@@ -50,6 +52,16 @@ export default function ContactPage() {
       <PageHeading>Contact Us</PageHeading>
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         Questions about the API, your contract or your data? Write to us and we will answer by email.
+        {hasRank(self.role, 'user') && (
+          <>
+            {' '}
+            Signed in, you can also ask in the{' '}
+            <Link component={RouterLink} to="/chat">
+              Support Chat
+            </Link>
+            , where staff answer as you write.
+          </>
+        )}
       </Typography>
       <ToggleButtonGroup
         exclusive
