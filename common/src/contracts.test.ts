@@ -51,4 +51,8 @@ describe('contractInForce', () => {
     expect(contractInForce([c(1, '2025-01-01T00:00:00Z', { status: 'suspended' })], now)).toBeNull();
     expect(contractInForce([c(1, '2025-01-01T00:00:00Z', { endsAt: '2026-01-01T00:00:00Z' })], now)).toBeNull();
   });
+  it('takes the higher id of two started at the same moment, as the server orders them', () => {
+    expect(contractInForce([c(3, '2026-01-01T00:00:00Z'), c(7, '2026-01-01T00:00:00Z')], now)?.id).toBe(7);
+    expect(contractInForce([c(7, '2026-01-01T00:00:00Z'), c(3, '2026-01-01T00:00:00Z')], now)?.id).toBe(7);
+  });
 });

@@ -136,15 +136,15 @@ export function dollarsOf(micros: bigint, exact = false): string {
 
 /**
  * The contract an organization's calls are priced by now, as the 402 check chooses it (contracts/billing.ts): the
- * latest started one, if it is active and not yet ended.
+ * latest started one (the higher id of two started at once), if it is active and not yet ended.
  */
-export function contractInForce<C extends Pick<Contract, 'startsAt' | 'endsAt' | 'status'>>(
+export function contractInForce<C extends Pick<Contract, 'id' | 'startsAt' | 'endsAt' | 'status'>>(
   contracts: C[],
   now: number,
 ): C | null {
   const started = contracts
     .filter((c) => Date.parse(c.startsAt) <= now)
-    .sort((a, b) => Date.parse(b.startsAt) - Date.parse(a.startsAt))[0];
+    .sort((a, b) => Date.parse(b.startsAt) - Date.parse(a.startsAt) || b.id - a.id)[0];
   return started && started.status === 'active' && Date.parse(started.endsAt) > now ? started : null;
 }
 

@@ -40,7 +40,8 @@ const LOAD = `select c.id, c.starts_at, c.ends_at, c.status, c.price_per_request
      and r.at >= $2::timestamptz) as spent
 from (select 1) one left join lateral (
   select * from contracts where organization_id = $1
-  order by (starts_at <= now()) desc, case when starts_at <= now() then starts_at end desc nulls last, starts_at
+  order by (starts_at <= now()) desc, case when starts_at <= now() then starts_at end desc nulls last, starts_at,
+    id desc
   limit 1
 ) c on true`;
 

@@ -110,12 +110,9 @@ export interface Standing {
 }
 
 const STANDING = `select o.name, s.thresholds_on, s.thresholds, s.spike_on, s.spike_multiple,
-  (select c.monthly_limit from contracts c
-     where c.organization_id = o.id and c.starts_at <= $2::timestamptz and c.ends_at > $2::timestamptz
-       and c.status = 'active'
-       and c.starts_at = (select max(starts_at) from contracts where organization_id = o.id
-                            and starts_at <= $2::timestamptz)
-     limit 1) as monthly_limit,
+  (select case when c.status = 'active' and c.ends_at > $2::timestamptz then c.monthly_limit end
+     from (select * from contracts where organization_id = o.id and starts_at <= $2::timestamptz
+           order by starts_at desc, id desc limit 1) c) as monthly_limit,
   (select coalesce(sum(r.cost), 0) from usage_rollups r where r.bucket = 'day-user' and r.organization_id = o.id
      and r.at >= $3::timestamptz and r.at < $4::timestamptz) as spent,
   (select coalesce(sum(r.requests), 0) from usage_rollups r where r.bucket = 'day-user' and r.organization_id = o.id

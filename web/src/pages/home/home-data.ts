@@ -3,7 +3,7 @@
  * last 30 days by day, refreshed whenever the socket says a call was made; the contract in force; the user's most
  * recently used keys and the most recently edited templates. The pure parts are exported for the tests.
  */
-import type { Contract } from '@tessera/common/contracts';
+import { type Contract, contractInForce as inForce } from '@tessera/common/contracts';
 import type { User } from '@tessera/common/entities';
 import type { KeyEntry } from '@tessera/common/key-settings';
 import type { Template } from '@tessera/common/templates';
@@ -93,22 +93,17 @@ export function useHomeUsage(self: User): HomeUsage | null {
   return usage;
 }
 
-/**
- * The organization's contract in force now, as the server admits calls by it (contracts/billing.ts): the one that
- * started most recently, if it is active and has not ended. Null when there is none.
- */
+/** The organization's contract in force now (common/contracts.ts, as the server admits calls); null when none. */
 export function contractInForce(
   contracts: Contract[],
   organizationId: number | null,
   now: number = Date.now(),
 ): Contract | null {
   if (organizationId === null) return null;
-  const started = contracts
-    .filter((c) => c.organizationId === organizationId && Date.parse(c.startsAt) <= now)
-    .sort((a, b) => Date.parse(b.startsAt) - Date.parse(a.startsAt) || b.id - a.id);
-  const current = started[0];
-  if (current?.status !== 'active' || Date.parse(current.endsAt) <= now) return null;
-  return current;
+  return inForce(
+    contracts.filter((c) => c.organizationId === organizationId),
+    now,
+  );
 }
 
 /** A share of the limit as whole percent for the text: '<1 %' for a little, never 100 % before it is reached. */
