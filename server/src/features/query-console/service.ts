@@ -52,6 +52,10 @@ function classify(err: unknown, cluster: string, timeoutMs: number): { outcome: 
   return { outcome: 'error', error: err };
 }
 
+/** How long a cancel keeps signalling a run that goes on, and how often. */
+const CANCEL_RETRY_MS = 3_000;
+const CANCEL_RETRY_EVERY_MS = 100;
+
 export function createQueryConsole(deps: { database: Database; targets: ClusterTarget[]; timeoutMs: number }) {
   const { database } = deps;
   const byName = new Map(deps.targets.map((t) => [t.name, t]));
@@ -144,8 +148,16 @@ export function createQueryConsole(deps: { database: Database; targets: ClusterT
           applicationName: 'tessera-query-console',
         });
         try {
-          const { rows } = await client.query('select pg_cancel_backend($1) as ok', [run.backendPid]);
-          signalled = rows[0]?.ok === true;
+          // The backend is recorded just before the statement reaches it, and PostgreSQL drops a cancel that finds
+          // its backend between statements: signal again while the run goes on, for a few seconds at most.
+          const until = Date.now() + CANCEL_RETRY_MS;
+          for (;;) {
+            const { rows } = await client.query('select pg_cancel_backend($1) as ok', [run.backendPid]);
+            signalled ||= rows[0]?.ok === true;
+            if (rows[0]?.ok !== true || Date.now() >= until) break;
+            await new Promise((resolve) => setTimeout(resolve, CANCEL_RETRY_EVERY_MS));
+            if (!(await findRunning(database.db, caller.user.id, runId))) break;
+          }
         } finally {
           await client.end().catch(() => {});
         }
