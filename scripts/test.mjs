@@ -28,7 +28,11 @@ const chrome = chromiumPath();
 if (chrome) {
   buildConsoleIfNeeded();
   buildClientsIfNeeded(); // the Client Libraries page installs them
-  groups.push({ name: 'browser', projects: ['e2e'] });
+  // Two halves of the browser specs (each spec starts its own server and browser, so they may overlap): the
+  // second starts when the PostgreSQL group ends (at once without it), so no more than three groups share the CPU.
+  const after = groups.some((g) => g.name === 'postgres') ? 'postgres' : undefined;
+  groups.push({ name: 'browser-1', projects: ['e2e'], args: ['--shard=1/2'] });
+  groups.push({ name: 'browser-2', projects: ['e2e'], args: ['--shard=2/2'], after });
 } else {
   console.log('Browser tests skipped: no Chromium found; run `apt-get install -y chromium` or set CHROME_PATH.');
   if (e2eOnly) process.exit(1);
@@ -70,8 +74,8 @@ function run(args, prefix) {
   });
 }
 
-if (extraArgs.length > 0 || groups.length <= 1) {
-  const projects = groups.flatMap((g) => g.projects);
+if (extraArgs.length > 0 || groups.length <= 1 || (e2eOnly && groups.length <= 2)) {
+  const projects = [...new Set(groups.flatMap((g) => g.projects))];
   const { code } = await run(['run', ...projectArgs(projects), ...extraArgs], null);
   finish(code);
 }
@@ -79,10 +83,19 @@ if (extraArgs.length > 0 || groups.length <= 1) {
 const started = Date.now();
 const serial = process.env.TEST_GROUPS === 'serial';
 const results = [];
+const argsOf = (group) => ['run', ...projectArgs(group.projects), ...(group.args ?? [])];
 if (serial) {
-  for (const group of groups) results.push(await run(['run', ...projectArgs(group.projects)], group.name));
+  for (const group of groups) results.push(await run(argsOf(group), group.name));
 } else {
-  results.push(...(await Promise.all(groups.map((g) => run(['run', ...projectArgs(g.projects)], g.name)))));
+  const running = new Map();
+  for (const group of groups) {
+    const waitFor = group.after ? running.get(group.after) : undefined;
+    running.set(
+      group.name,
+      (waitFor ?? Promise.resolve()).then(() => run(argsOf(group), group.name)),
+    );
+  }
+  results.push(...(await Promise.all(groups.map((g) => running.get(g.name)))));
 }
 
 const total = { passed: 0, failed: 0, skipped: 0 };
