@@ -37,6 +37,7 @@ export default defineConfig({
           root: 'web',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['src/test-setup.ts'],
         },
       },
       {

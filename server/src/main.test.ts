@@ -28,7 +28,7 @@ function halfRequest(port: number, body: string) {
   };
 }
 
-describe('the server process', () => {
+describe('the server process', { timeout: 120_000 }, () => {
   it('keeps its data across restarts and drains on SIGTERM', async () => {
     const { env: storage, drop } = await emptyStorageEnv();
     const email = `root-${randomUUID()}@tessera.test`;
