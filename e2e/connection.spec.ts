@@ -20,6 +20,9 @@ describe('connection (spec §4)', () => {
     await signInAsRoot(page, server.url);
     await page.goto(`${server.url}/usage`);
     await page.getByTestId('nav-drawer').waitFor();
+    // The page's own module must be in: a guarded module that fails to load sends the browser to /login (spec §2
+    // route-load failure), which a loaded machine showed when the server stopped before the chunk arrived.
+    await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
     expect(await page.getByText(OFFLINE).count()).toBe(0);
 
     await server.stop();
@@ -40,6 +43,8 @@ describe('connection (spec §4)', () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/faq`);
     await expect.poll(() => page.title()).toBe('Tessera - Frequently Asked Questions');
+    // Its module loaded (a public module that fails to load reloads the page, spec §2).
+    await page.getByRole('heading', { name: 'Frequently Asked Questions', level: 1 }).waitFor();
     await page.evaluate(() => {
       (window as unknown as { marker: string }).marker = 'same document';
     });
