@@ -219,7 +219,12 @@ describe('template authoring (issue 15)', () => {
     const a = await makeTemplate(page, { name: 'Gone A', expression: '{ "id": id }' });
     const b = await makeTemplate(page, { name: 'Gone B', expression: '{ "id": id }' });
     await page.goto(`${env.server.url}/templates/delete/${a.id},${b.id}`);
-    await page.getByRole('heading', { name: 'Delete Templates' }).waitFor();
+    // The page's heading goes behind the confirmation at once (a modal hides the rest of the page from
+    // assistive technology), so the dialog is what to wait for; the heading is there, hidden.
+    await page.getByRole('dialog').getByRole('heading', { name: 'Delete 2 Templates' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Delete Templates', level: 1, includeHidden: true }).count()).toBe(
+      1,
+    );
     const text = (await page.getByTestId('confirm-text').textContent()) ?? '';
     expect(text).toContain('Gone A');
     expect(text).toContain('Gone B');

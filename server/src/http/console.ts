@@ -54,12 +54,12 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleOpti
   const built = existsSync(indexPath);
   const html = built ? readFileSync(indexPath, 'utf8') : null;
   // Rendered again only when the told version changes.
-  let rendered = { version: '', page: '' };
+  let rendered: { version: string; page: string } | null = null;
   const index = (): string => {
     if (!html)
       return '<!doctype html><title>Tessera</title><p>The console has not been built. Run <code>npm run build</code>.</p>';
     const version = options.version();
-    if (rendered.version !== version) rendered = { version, page: renderIndex(html, { ...options, version }) };
+    if (rendered?.version !== version) rendered = { version, page: renderIndex(html, { ...options, version }) };
     return rendered.page;
   };
   const csp = contentSecurityPolicy(options.assetPrefix);
