@@ -5,8 +5,8 @@
  * Issue 5's figures, all in one run on this machine with the load generator on it too: a bare Fastify hello (B);
  * `pgbench -S` select-only on the same PostgreSQL server (P); then the full API path for GET byEmail with an API key
  * (key check, contract, rate limits, lookup, score, template, metering) at its maximum rate, at 80 % of it (p99),
- * on the same server with metering off, and with metering on but the lookup audit trail's rows dropped; with `--templates`, the maximum-rate run again (metering on and off)
- * once per template id listed (`&template=N`, e.g. 3 Emails Only, 2 Compact Contacts); the cost of a cached key check
+ * on the same server with metering off, and with metering on but the lookup audit trail's rows dropped; with
+ * `--templates`, the maximum-rate run again (metering on and off) once per template id listed (`&template=N`, e.g. 3 Emails Only, 2 Compact Contacts); the cost of a cached key check
  * beside B's cost per request; usage rows against the 2xx calls served; and the server's peak resident memory.
  */
 import { execFileSync } from 'node:child_process';

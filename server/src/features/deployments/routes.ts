@@ -13,7 +13,7 @@ import { releases } from '../../db/schema';
 import { requireRank } from '../../http/auth';
 import { BadRequest, Conflict, NotFound } from '../../http/errors';
 import { deleted, keyed } from '../../http/keyed';
-import { type AuditAction, audit } from '../audit/record';
+import { type AuditAction, actorOf, audit } from '../audit/record';
 import { type EnvironmentConfig, publicEnvironment } from './environments';
 import * as repo from './repo';
 import type { Runner } from './runner';
@@ -65,11 +65,9 @@ export function registerDeploymentRoutes(app: FastifyInstance, deps: DeploymentR
   const record = (tx: Executor, request: FastifyRequest, action: AuditAction, id: number, detail = {}) =>
     audit(tx, {
       action,
-      actorId: request.user.id,
-      impersonatorId: request.user.impersonator,
+      ...actorOf(request),
       targetType: 'deployment',
       targetId: id,
-      ip: request.ip,
       detail,
     });
 

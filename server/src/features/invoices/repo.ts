@@ -13,58 +13,71 @@ const CHUNK = 1000;
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-/** Issues the month's invoices to every organization with a contract in force during it and none yet. */
-export async function closeMonth(database: Database, month: string): Promise<{ issued: number[] }> {
+/**
+ * Issues the month's invoices to every organization with a contract in force during it and none yet. `alongside`
+ * writes in the same transaction (the audit entry of a close someone asked for): both land, or neither.
+ */
+export async function closeMonth(
+  database: Database,
+  month: string,
+  alongside?: (tx: Executor, issued: number[]) => Promise<void>,
+): Promise<{ issued: number[] }> {
   return database.transaction(async (tx) => {
-    await tx.execute(sql`insert into invoice_counter (id, last) values (1, 0) on conflict (id) do nothing`);
-    const counter = await tx.execute(sql`select last from invoice_counter where id = 1 for update`);
-    let last = (counter as unknown as { rows: { last: number }[] }).rows[0]!.last;
-    const done = await tx.execute(sql`select organization_id from invoices where month = ${month}`);
-    const billed = new Set(
-      (done as unknown as { rows: { organization_id: number }[] }).rows.map((r) => r.organization_id),
-    );
-    const byOrganization = new Map<number, LineRow[]>();
-    for (const line of await monthLines(tx, month, null, true)) {
-      if (billed.has(line.organization_id)) continue;
-      const lines = byOrganization.get(line.organization_id) ?? [];
-      lines.push(line);
-      byOrganization.set(line.organization_id, lines);
-    }
-    if (byOrganization.size === 0) return { issued: [] };
-    const issuedAt = new Date();
-    const heads = [...byOrganization.keys()].map((organizationId) => ({
-      organizationId,
-      month,
-      number: ++last,
-      status: 'issued' as const,
-      issuedAt,
-    }));
-    const ids = new Map<number, number>();
-    for (let i = 0; i < heads.length; i += CHUNK) {
-      const rows = await tx
-        .insert(invoices)
-        .values(heads.slice(i, i + CHUNK))
-        .returning({ id: invoices.id, organizationId: invoices.organizationId });
-      for (const r of rows) ids.set(r.organizationId, r.id);
-    }
-    const lines = [...byOrganization].flatMap(([organizationId, rows]) =>
-      rows.map((l) => ({
-        invoiceId: ids.get(organizationId)!,
-        contractId: l.contract_id,
-        price: l.price,
-        periodStart: new Date(l.period_start),
-        periodEnd: new Date(l.period_end),
-        quantity: Number(l.quantity),
-        unitPrice: l.unit_price,
-        amount: l.amount,
-      })),
-    );
-    for (let i = 0; i < lines.length; i += CHUNK) await tx.insert(invoiceLines).values(lines.slice(i, i + CHUNK));
-    await tx.execute(sql`update invoices i set total = coalesce((select sum(l.amount) from invoice_lines l
-      where l.invoice_id = i.id), 0) where i.month = ${month} and i.number > ${heads[0]!.number - 1}`);
-    await tx.execute(sql`update invoice_counter set last = ${last} where id = 1`);
-    return { issued: [...ids.values()] };
+    const issued = await issueMonth(tx, month);
+    await alongside?.(tx, issued);
+    return { issued };
   });
+}
+
+async function issueMonth(tx: Executor, month: string): Promise<number[]> {
+  await tx.execute(sql`insert into invoice_counter (id, last) values (1, 0) on conflict (id) do nothing`);
+  const counter = await tx.execute(sql`select last from invoice_counter where id = 1 for update`);
+  let last = (counter as unknown as { rows: { last: number }[] }).rows[0]!.last;
+  const done = await tx.execute(sql`select organization_id from invoices where month = ${month}`);
+  const billed = new Set(
+    (done as unknown as { rows: { organization_id: number }[] }).rows.map((r) => r.organization_id),
+  );
+  const byOrganization = new Map<number, LineRow[]>();
+  for (const line of await monthLines(tx, month, null, true)) {
+    if (billed.has(line.organization_id)) continue;
+    const lines = byOrganization.get(line.organization_id) ?? [];
+    lines.push(line);
+    byOrganization.set(line.organization_id, lines);
+  }
+  if (byOrganization.size === 0) return [];
+  const issuedAt = new Date();
+  const heads = [...byOrganization.keys()].map((organizationId) => ({
+    organizationId,
+    month,
+    number: ++last,
+    status: 'issued' as const,
+    issuedAt,
+  }));
+  const ids = new Map<number, number>();
+  for (let i = 0; i < heads.length; i += CHUNK) {
+    const rows = await tx
+      .insert(invoices)
+      .values(heads.slice(i, i + CHUNK))
+      .returning({ id: invoices.id, organizationId: invoices.organizationId });
+    for (const r of rows) ids.set(r.organizationId, r.id);
+  }
+  const lines = [...byOrganization].flatMap(([organizationId, rows]) =>
+    rows.map((l) => ({
+      invoiceId: ids.get(organizationId)!,
+      contractId: l.contract_id,
+      price: l.price,
+      periodStart: new Date(l.period_start),
+      periodEnd: new Date(l.period_end),
+      quantity: Number(l.quantity),
+      unitPrice: l.unit_price,
+      amount: l.amount,
+    })),
+  );
+  for (let i = 0; i < lines.length; i += CHUNK) await tx.insert(invoiceLines).values(lines.slice(i, i + CHUNK));
+  await tx.execute(sql`update invoices i set total = coalesce((select sum(l.amount) from invoice_lines l
+    where l.invoice_id = i.id), 0) where i.month = ${month} and i.number > ${heads[0]!.number - 1}`);
+  await tx.execute(sql`update invoice_counter set last = ${last} where id = 1`);
+  return [...ids.values()];
 }
 
 interface HeadRow {

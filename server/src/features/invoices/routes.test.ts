@@ -101,6 +101,23 @@ describe('POST /v2/invoices/close and GET /v2/invoices/{id}: 200', () => {
     });
   });
 
+  it('leaves nothing issued when what is written alongside the close fails (its audit entry)', async () => {
+    const month = freshMonth();
+    const c = await customer(month);
+    await use(c.org.id, c.adminId, `${month}-10T00:00:00Z`, 2, 0);
+    const failing = closeMonth(t.database, month, async (_tx, issued) => {
+      expect(issued).toHaveLength(1);
+      throw new Error('the audit log refused the entry');
+    });
+    await expect(failing).rejects.toThrow('the audit log refused the entry');
+    const [left] = await t.database.query<{ n: number }>('select count(*)::int as n from invoices where month = $1', [
+      month,
+    ]);
+    expect(left!.n).toBe(0);
+    // The next close issues it.
+    expect((await closeMonth(t.database, month)).issued).toHaveLength(1);
+  });
+
   it('issues nothing new when run again, or twice at once, and numbers every invoice without gaps', async () => {
     const month = freshMonth();
     const orgs = await Promise.all([customer(month), customer(month), customer(month)]);

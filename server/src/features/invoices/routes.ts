@@ -74,15 +74,16 @@ export function registerInvoiceRoutes(app: FastifyInstance, deps: { database: Da
   r.post('/v2/invoices/close', { preHandler: requireRank('super'), schema: { body: closeBody } }, async (request) => {
     const { month } = request.body;
     if (monthBounds(month).end.getTime() > now()) throw new BadRequest(INVOICE_MESSAGES.notEnded);
-    const { issued } = await closeMonth(database, month);
+    const { issued } = await closeMonth(database, month, (tx, ids) =>
+      audit(tx, {
+        action: 'invoice.close',
+        ...actorOf(request),
+        targetType: 'invoice-month',
+        targetId: month,
+        detail: { issued: ids },
+      }),
+    );
     request.log.info({ month, issued: issued.length }, 'invoices issued');
-    await audit(database.db, {
-      action: 'invoice.close',
-      ...actorOf(request),
-      targetType: 'invoice-month',
-      targetId: month,
-      detail: { issued },
-    });
     return { month, issued: issued.length, ids: issued };
   });
 

@@ -17,7 +17,7 @@ import { requireRank } from '../../http/auth';
 import { BadRequest, NotFound } from '../../http/errors';
 import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
-import { type AuditAction, audit } from '../audit/record';
+import { type AuditAction, actorOf, audit } from '../audit/record';
 import { actsAcrossOrganizations } from '../console/access';
 import { findKey, insertKey, type KeyRow, listKeys, toApiKey, toApiKeys, updateKey } from './repo';
 import { keyBody, keyParams, keyPatch, rotateBody } from './schemas';
@@ -59,11 +59,9 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
   const auditKey = (db: Executor, request: FastifyRequest, action: AuditAction, id: string, detail?: object) =>
     audit(db, {
       action,
-      actorId: request.user.id,
-      impersonatorId: request.user.impersonator,
+      ...actorOf(request),
       targetType: 'key',
       targetId: id,
-      ip: request.ip,
       detail: detail as Record<string, unknown> | undefined,
     });
 

@@ -10,7 +10,7 @@ import { requireRank } from '../../http/auth';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../http/errors';
 import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
-import { audit } from '../audit/record';
+import { actorOf, audit } from '../audit/record';
 import { actsAcrossOrganizations, mustReach, NOT_FOUND } from '../console/access';
 import { toUserEntry } from '../users/entry';
 import { listUsers } from '../users/repo';
@@ -81,11 +81,9 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: { databas
         const created = await insertOrganization(tx, { name, emailDomain, acceptUsers });
         await audit(tx, {
           action: 'organization.create',
-          actorId: request.user.id,
-          impersonatorId: request.user.impersonator,
+          ...actorOf(request),
           targetType: 'organization',
           targetId: created.id,
-          ip: request.ip,
         });
         return created;
       });
@@ -144,11 +142,9 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: { databas
         if (!when) throw new NotFound(NOT_FOUND.organization);
         await audit(tx, {
           action: 'organization.delete',
-          actorId: request.user.id,
-          impersonatorId: request.user.impersonator,
+          ...actorOf(request),
           targetType: 'organization',
           targetId: id,
-          ip: request.ip,
         });
         return when;
       });

@@ -1,6 +1,7 @@
 /**
  * /v2/releases (issue 21, decision 0038), root only: list and read (one id or a comma-separated list), cut a draft
- * from a commit (its artifact built then), edit and delete drafts, publish (one id or a list). A published release never changes (409).
+ * from a commit (its artifact built then), edit and delete drafts, publish (one id or a list). A published release
+ * never changes (409).
  */
 import { randomUUID } from 'node:crypto';
 import { DEPLOYMENTS_CHANNEL, DEPLOYMENTS_ROLE, RELEASE_MESSAGES } from '@tessera/common/deployments';
@@ -11,7 +12,7 @@ import { requireRank } from '../../http/auth';
 import { AppError, BadRequest, Conflict, NotFound } from '../../http/errors';
 import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
-import { type AuditAction, audit } from '../audit/record';
+import { type AuditAction, actorOf, audit } from '../audit/record';
 import { type Artifact, buildArtifact, removeArtifact, resolveCommit } from './artifact';
 import * as repo from './repo';
 import {
@@ -41,11 +42,9 @@ export function registerReleaseRoutes(app: FastifyInstance, deps: ReleaseDeps): 
   const record = (tx: Executor, request: FastifyRequest, action: AuditAction, id: number, detail = {}) =>
     audit(tx, {
       action,
-      actorId: request.user.id,
-      impersonatorId: request.user.impersonator,
+      ...actorOf(request),
       targetType: 'release',
       targetId: id,
-      ip: request.ip,
       detail,
     });
 

@@ -12,7 +12,7 @@ import { requireRank } from '../../http/auth';
 import { Forbidden, NotFound } from '../../http/errors';
 import { keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
-import { audit } from '../audit/record';
+import { actorOf, audit } from '../audit/record';
 import { NOT_FOUND } from '../console/access';
 import { idParams } from '../organizations/schemas';
 import { findLiveSessionById, listLiveSessions } from './repo';
@@ -63,11 +63,9 @@ export function registerSessionRoutes(
       if (ended.length > 0) {
         await audit(tx, {
           action: 'session.revoke',
-          actorId: request.user.id,
-          impersonatorId: request.user.impersonator,
+          ...actorOf(request),
           targetType: 'user',
           targetId: ownerId,
-          ip: request.ip,
           detail: { sessions: ended },
         });
       }

@@ -5,7 +5,7 @@ import { SSH_MESSAGES } from '@tessera/common/ssh';
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../../db/client';
 import { Forbidden, Unauthorized } from '../../http/errors';
-import { type AuditAction, audit } from '../audit/record';
+import { type AuditAction, actorOf, audit } from '../audit/record';
 
 function atLeast(rank: 'super' | 'root', message: string) {
   return async (request: FastifyRequest) => {
@@ -31,11 +31,9 @@ export function auditSsh(
 ): Promise<void> {
   return audit(db, {
     action,
-    actorId: request.user.id,
-    impersonatorId: request.user.impersonator,
+    ...actorOf(request),
     targetType: target.type,
     targetId: target.id,
-    ip: request.ip,
     detail,
   });
 }

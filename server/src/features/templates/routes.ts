@@ -18,7 +18,7 @@ import { requireRank } from '../../http/auth';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../http/errors';
 import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
-import { type AuditAction, audit } from '../audit/record';
+import { type AuditAction, actorOf, audit } from '../audit/record';
 import type { LookupDeps } from '../identities/service';
 import {
   findTemplate,
@@ -83,11 +83,9 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
   const auditTemplate = (db: Executor, request: FastifyRequest, action: AuditAction, id: number, detail?: object) =>
     audit(db, {
       action,
-      actorId: request.user.id,
-      impersonatorId: request.user.impersonator,
+      ...actorOf(request),
       targetType: 'template',
       targetId: id,
-      ip: request.ip,
       detail: detail as Record<string, unknown> | undefined,
     });
 

@@ -33,18 +33,14 @@ function ConfirmAction({ ids, action }: { ids: number[]; action: 'publish' | 'de
     }
     const names = releases.map((r) => r.version).join(', ');
     const publish = action === 'publish';
+    const one = releases.length === 1;
+    const verb = publish ? 'Publish' : 'Delete';
     confirmInDialog({
-      title: publish
-        ? releases.length === 1
-          ? 'Publish Release'
-          : `Publish ${releases.length} Releases`
-        : releases.length === 1
-          ? 'Delete Release'
-          : `Delete ${releases.length} Releases`,
+      title: one ? `${verb} Release` : `${verb} ${releases.length} Releases`,
       text: publish
-        ? `Publish ${names}? ${releases.length === 1 ? 'A published release' : 'Published releases'} can be deployed and can no longer be changed or deleted.`
-        : `Delete the draft${releases.length === 1 ? '' : 's'} ${names} and ${releases.length === 1 ? 'its artifact' : 'their artifacts'}? This cannot be undone.`,
-      confirmLabel: publish ? 'Publish' : 'Delete',
+        ? `Publish ${names}? ${one ? 'A published release' : 'Published releases'} can be deployed and can no longer be changed or deleted.`
+        : `Delete the draft${one ? '' : 's'} ${names} and ${one ? 'its artifact' : 'their artifacts'}? This cannot be undone.`,
+      confirmLabel: verb,
       onConfirm: async () => {
         if (publish) await publishReleases(ids);
         else await deleteReleases(ids);
