@@ -145,7 +145,7 @@ export const SAMPLE_RECORD = {
 /** The template's columns as far as they can be known before any row: from its output for the sample record. */
 export async function sampleColumns(template: CompiledTemplate): Promise<string[]> {
   try {
-    return [...flatten(await template.apply(SAMPLE_RECORD)).keys()];
+    return [...flatten(await template.apply(SAMPLE_RECORD, { detail: true })).keys()];
   } catch {
     // A template that fails on the sample may still work on real records; the rows will name its columns.
     return [];

@@ -32,7 +32,9 @@ import {
   meter,
   type Prepared,
   prepare,
+  TemplateFailure,
 } from './service';
+import type { Match } from './engine';
 
 /** Rows looked up together: one search per key type for all of them. */
 export const STREAM_BATCH = 500;
@@ -139,11 +141,22 @@ async function lookUp(
 ): Promise<{ row: Row; identities: Map<string, string>[] }[]> {
   const valid = rows.filter((r) => r.input);
   const inputs = valid.map((r) => r.input!);
-  const { matches, shaped } = await lookupAndShape(deps, prepared, inputs);
+  // What the template saw is counted and audited even when it failed on it: the failure is the records' to tell.
+  const counted = async (matches: Match[][]) => {
+    for (const m of matches) countInput(metrics, m);
+    const audited = await auditOf(deps, inputs, matches, metrics.inputs - inputs.length);
+    for (const a of audited) audit.push(a);
+  };
+  let found: Awaited<ReturnType<typeof lookupAndShape>>;
+  try {
+    found = await lookupAndShape(deps, prepared, inputs);
+  } catch (error) {
+    if (error instanceof TemplateFailure) await counted(error.matches);
+    throw error;
+  }
+  const { matches, shaped } = found;
   const byRow = new Map(valid.map((r, i) => [r, i]));
-  for (const m of matches) countInput(metrics, m);
-  const audited = await auditOf(deps, inputs, matches, metrics.inputs - inputs.length);
-  for (const a of audited) audit.push(a);
+  await counted(matches);
   return rows.map((row) => {
     const i = byRow.get(row);
     return { row, identities: i === undefined ? [] : shaped[i]!.map((identity) => flatten(identity)) };
@@ -237,7 +250,17 @@ async function answer(
     path: `/${endpoint}`,
   };
   const header = headerOf((await records.next()).value as CsvRecord | undefined, endpoint);
-  const first = await lookUp(deps, prepared, await readBatch(records, header, endpoint), metrics, audit);
+  let first: Awaited<ReturnType<typeof lookUp>>;
+  try {
+    first = await lookUp(deps, prepared, await readBatch(records, header, endpoint), metrics, audit);
+  } catch (error) {
+    // The template failed on the first batch, before the reply began: a plain 422, metered and audited as served.
+    if (error instanceof TemplateFailure) {
+      metrics.milliseconds = Math.round(reply.elapsedTime);
+      await meter(deps, request, { caller, endpoint, metrics, status: 422, lookups: audit });
+    }
+    throw error;
+  }
   const columns = unionColumns(
     ['score', 'matchedOn', ...(await sampleColumns(prepared.template.compiled))],
     first.flatMap((r) => r.identities),

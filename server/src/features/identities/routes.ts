@@ -13,7 +13,15 @@ import { requestHasher } from './idempotency';
 import { type LookupInput, METADATA, parseInput, parseInputs } from './inputs';
 import { countResults } from './metrics';
 import { invalid, OPTION_NAMES, parseOptions, wantsCsv } from './options';
-import { auditOf, identify, type LookupDeps, lookupAndShape, meter, type Prepared, prepare } from './service';
+import {
+  auditOf,
+  identify,
+  type LookupDeps,
+  lookupAndShapeMetered,
+  meter,
+  type Prepared,
+  prepare,
+} from './service';
 
 /** /v1 answers exactly as /v2 does, so clients of the original API switch by changing only the base URL. */
 export const LOOKUP_PREFIXES = ['/v2/identities', '/v1/identities'] as const;
@@ -111,7 +119,11 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
         }
         const parsed = parseInput(endpoint, named, 'querystring');
         if (parsed.errors) throw invalid(parsed.errors);
-        const { matches, shaped } = await lookupAndShape(deps, prepared, [parsed.input]);
+        const { matches, shaped } = await lookupAndShapeMetered(deps, request, reply, {
+          prepared,
+          endpoint,
+          inputs: [parsed.input],
+        });
         // The reply is made whole before the call is metered: a reply that cannot be made is not charged.
         const made = wantsCsv(options.format, request.headers.accept)
           ? await csvOf(request.id, prepared, endpoint, [{ input: parsed.input, identities: shaped[0]! }])
@@ -142,7 +154,7 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
         const hash = requestHasher(request).update(JSON.stringify(body)).digest('hex');
         if (claim && !(await deps.idempotency.claim(claim, hash, reply))) return reply;
         try {
-          const { matches, shaped } = await lookupAndShape(deps, prepared, inputs);
+          const { matches, shaped } = await lookupAndShapeMetered(deps, request, reply, { prepared, endpoint, inputs });
           const made = wantsCsv(options.format, request.headers.accept)
             ? await csvOf(
                 request.id,

@@ -28,6 +28,7 @@ import { type LookupOptions, type Match, runLookup } from './engine';
 import type { Idempotency } from './idempotency';
 import type { LookupInput } from './inputs';
 import type { LookupOptionsInput } from './options';
+import { countResults } from './metrics';
 import { visibleTypes } from './record-sql';
 import { createShaper, type Shaper } from './shape';
 
@@ -149,7 +150,20 @@ export async function prepare(deps: LookupDeps, caller: Admitted, options: Looku
   };
 }
 
-/** Every input's identities, shaped by the template; a template failure is the caller's: 422. */
+/**
+ * A template that failed on real records: a 422 whose very existence depends on the records (issue 28, finding 1), so
+ * the call is metered and audited as served before it is answered (`meterFailure`). `matches` are what it was given.
+ */
+export class TemplateFailure extends Unprocessable {
+  constructor(
+    message: string,
+    readonly matches: Match[][],
+  ) {
+    super(message);
+  }
+}
+
+/** Every input's identities, shaped by the template; a template failure is the caller's: 422 (TemplateFailure). */
 export async function lookupAndShape(
   deps: LookupDeps,
   prepared: Prepared,
@@ -160,7 +174,30 @@ export async function lookupAndShape(
     // One shaper per call (per batch of a stream): its time and size allowance is the call's.
     return { matches, shaped: await prepared.shaper().shapeAll(matches) };
   } catch (error) {
-    if (error instanceof TemplateError) throw new Unprocessable(error.message);
+    if (error instanceof TemplateError) throw new TemplateFailure(error.message, matches);
+    throw error;
+  }
+}
+
+/**
+ * lookupAndShape for a call answered whole: when the template fails on the records found, the call is metered and
+ * audited as served, with status 422, before the failure is answered (what a failure tells is the records', so it is
+ * paid for and on the trail like any answer); a 503 instead when that usage cannot be kept.
+ */
+export async function lookupAndShapeMetered(
+  deps: LookupDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  call: { prepared: Prepared; endpoint: LookupEndpoint; inputs: LookupInput[] },
+): Promise<{ matches: Match[][]; shaped: Record<string, unknown>[][] }> {
+  try {
+    return await lookupAndShape(deps, call.prepared, call.inputs);
+  } catch (error) {
+    if (!(error instanceof TemplateFailure)) throw error;
+    const metrics = countResults(error.matches);
+    metrics.milliseconds = Math.round(reply.elapsedTime);
+    const lookups = await auditOf(deps, call.inputs, error.matches);
+    await meter(deps, request, { caller: call.prepared.caller, endpoint: call.endpoint, metrics, status: 422, lookups });
     throw error;
   }
 }

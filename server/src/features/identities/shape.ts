@@ -4,7 +4,7 @@
  * a message), and what they may spend is the request's: time and output size are capped per request, so many records
  * cannot add up to a long stall or a huge reply. The Full template takes the records as they are, with no sandbox.
  */
-import { type Allowance, fullAllowance, TemplateError } from '../templates/evaluate';
+import { type Allowance, type ApplyOptions, fullAllowance, TemplateError } from '../templates/evaluate';
 import type { ResolvedTemplate } from '../templates/store';
 import { TEMPLATE_MESSAGES } from '../templates/store';
 import type { Match } from './engine';
@@ -17,7 +17,8 @@ export interface Shaper {
   shape(match: Match): Promise<Record<string, unknown>>;
 }
 
-export function createShaper(template: ResolvedTemplate, explain: boolean): Shaper {
+/** `options.detail` only for records that hold no one (the synthetic sample): failures are then told in full. */
+export function createShaper(template: ResolvedTemplate, explain: boolean, options: ApplyOptions = {}): Shaper {
   const allowance: Allowance = fullAllowance();
 
   function identity(match: Match, fields: Record<string, unknown>): Record<string, unknown> {
@@ -37,6 +38,7 @@ export function createShaper(template: ResolvedTemplate, explain: boolean): Shap
         fields = await template.compiled.applyAll(
           matches.map((m) => m.record),
           allowance,
+          options,
         );
       } catch (error) {
         if (!(error instanceof TemplateError)) throw error;

@@ -121,7 +121,7 @@ describe('templates', () => {
     const text = await own('firstName');
     const textRes = await byId(`template=${text.id}`);
     expect(textRes.statusCode).toBe(422);
-    expect(textRes.json().error).toContain('it must produce an object for each identity; it produced string.');
+    expect(textRes.json().error).toContain('it must produce an object for each identity, holding only objects');
   });
 
   it('never quotes the record in a failure, not even through $error()', async () => {

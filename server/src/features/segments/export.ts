@@ -97,18 +97,25 @@ export async function streamSegmentExport(
     const records = await loadRecords(deps.database, ids, types);
     // In id order; a member suppressed since the ids were read is left out.
     const found = ids.map((id) => records.get(id)).filter((r) => r !== undefined);
-    const rows = (await shape(template, found)).map((fields) => flatten(fields));
+    // Counted before the template runs: a failure on these records is theirs to tell, so it is charged as served.
     countInput(metrics, found.map(asMatch));
+    const rows = (await shape(template, found)).map((fields) => flatten(fields));
     return { last: ids.at(-1), rows };
   }
 
-  // The first batch before the reply starts: a template that fails on it is a plain 422.
-  const first = await batchAfter(0);
+  // The first batch before the reply starts: a template that fails on it is a plain 422, metered as served.
+  let first: Awaited<ReturnType<typeof batchAfter>>;
+  try {
+    first = await batchAfter(0);
+  } catch (error) {
+    if (error instanceof Unprocessable) await meter(422);
+    throw error;
+  }
   const columns = unionColumns(await sampleColumns(template.compiled), first.rows);
   const lines = (rows: Map<string, string>[]) =>
     rows.map((row) => csvLine(columns.map((c) => row.get(c) ?? ''))).join('');
 
-  async function meter(): Promise<void> {
+  async function meter(status = 200): Promise<void> {
     finish(metrics);
     metrics.milliseconds = Math.round(reply.elapsedTime);
     const cost = terms ? costMicros(terms, metrics) : 0;
@@ -120,7 +127,7 @@ export async function streamSegmentExport(
         keyId: null,
         method: 'GET',
         path: SEGMENT_USAGE_PATH,
-        status: 200,
+        status,
         metrics,
         costMicros: cost,
       });

@@ -159,6 +159,35 @@ describe('GET /v2/segments/{id}/export.csv', () => {
     expect(calls.json().usageCalls.calls).toMatchObject([{ path: '/segments', identities: 517 }]);
   });
 
+  it('meters an export whose template fails on the first batch as served, and tells nothing of the records', async () => {
+    const org = await makeOrganization(t.database);
+    await makeContract(t.database, org.id);
+    const user = await makeUser(t.database, 'user', org.id);
+    const cookie = await signIn(t.app, user.email);
+    const { company, people } = await loadAudience(t.database, 3);
+    const created = await api.post('/v2/segments', staff, {
+      name: 'Failing',
+      filters: { companies: [company] },
+      organizationIds: [org.id],
+    });
+    const id = Number(Object.keys(created.json().segments)[0]);
+    const template = await createTemplate(t.database, {
+      name: 'Assert',
+      organizationId: null,
+      createdBy: staffId,
+      expression: '$assert(false, $string($))',
+      publish: true,
+    });
+    const res = await api.get(`/v2/segments/${id}/export.csv?template=${template.id}`, cookie);
+    expect(res.statusCode).toBe(422);
+    for (const p of people) expect(res.body).not.toContain(p.lastName);
+    const usage = await t.database.query<Record<string, unknown>>(
+      'select status, identities from usage where request_id = $1',
+      [String(res.headers['x-request-id'])],
+    );
+    expect(usage).toEqual([{ status: 422, identities: people.length }]);
+  });
+
   it('exports through the Full template by default, with the record types the user may see', async () => {
     const org = await makeOrganization(t.database);
     await makeContract(t.database, org.id);

@@ -13,7 +13,7 @@ import type { Match } from '../identities/engine';
 import { parseInput } from '../identities/inputs';
 import { countResults } from '../identities/metrics';
 import { invalid } from '../identities/options';
-import { auditOf, identify, type LookupDeps, lookupAndShape, meter, prepare } from '../identities/service';
+import { auditOf, identify, type LookupDeps, lookupAndShapeMetered, meter, prepare } from '../identities/service';
 import { createShaper } from '../identities/shape';
 import { TemplateError } from './evaluate';
 import type { previewBody } from './schemas';
@@ -31,7 +31,7 @@ const SYNTHETIC: Match = {
 
 async function shapeSynthetic(template: ResolvedTemplate): Promise<Record<string, unknown>[]> {
   try {
-    return (await createShaper(template, false).shapeAll([[SYNTHETIC]]))[0]!;
+    return (await createShaper(template, false, { detail: true }).shapeAll([[SYNTHETIC]]))[0]!;
   } catch (error) {
     if (error instanceof TemplateError) throw new Unprocessable(error.message);
     throw error;
@@ -67,7 +67,11 @@ export async function renderPreview(
     const parsed = parseInput('byId', String(body.sample.identityId), 'body.sample.identityId');
     if (parsed.errors) throw invalid(parsed.errors);
     const prepared = { ...(await prepare(lookups, caller, {})), template, shaper: () => createShaper(template, false) };
-    const { matches, shaped } = await lookupAndShape(lookups, prepared, [parsed.input]);
+    const { matches, shaped } = await lookupAndShapeMetered(lookups, request, reply, {
+      prepared,
+      endpoint: 'byId',
+      inputs: [parsed.input],
+    });
     const metrics = countResults(matches);
     metrics.milliseconds = Math.round(reply.elapsedTime);
     const audited = await auditOf(lookups, [parsed.input], matches);

@@ -4,7 +4,11 @@
 // sees no record but those a job brings. The server kills it when one record runs too long and replaces it; a heap
 // overflow ends it by itself.
 //
-// Messages (JSON) in: { id, expression, records, limits } (limits: see SandboxLimits in sandbox.ts).
+// Messages (JSON) in: { id, expression, records, limits, detail } (limits: see SandboxLimits in sandbox.ts). `detail`
+// is true only for the synthetic sample record, which holds no one: there a failure is told in full (JSONata's code,
+// message and position) to help the author. On real records every failure is a fixed sentence per class of error,
+// with no value, no $error()/$assert() text and no position, since which branch failed (and so where) is the data's
+// (issue 28, finding 1); the call is then metered and audited as served.
 // Messages out: { kind: 'ready' } once; { kind: 'progress', id } at most every PROGRESS_MS while a job runs, so the
 // server can tell a long job from one stuck in a single call; then { kind: 'done', id, outputs, bytes, ms } (outputs
 // checked to be JSON and measured as such) or { kind: 'failed', id, reason, position, ms }.
@@ -25,15 +29,35 @@ class Failure extends Error {
 const kb = (bytes) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
 const mb = (bytes) => `${Math.round(bytes / 1024 / 1024).toLocaleString('en-US')} MB`;
 
-/** An evaluation error of JSONata in words safe to show: the values it names are hidden, `$error()` text dropped. */
-function describe(error, limits) {
+/** The fixed sentences of failures on real records, one per class of error. */
+const FIXED = {
+  raised: 'the template called $error() or $assert().',
+  type: 'a function or operator was given a value of a type it cannot take (a type error).',
+  other: 'it failed while evaluating a record.',
+  shape:
+    'it must produce an object for each identity, holding only objects, arrays, strings, numbers, booleans and null.',
+};
+
+/** A JSONata failure on a real record: its class only. */
+function classify(e) {
+  if (e.code === 'D3137' || e.code === 'D3141') return new Failure(FIXED.raised);
+  if (typeof e.code === 'string' && e.code.startsWith('T')) return new Failure(FIXED.type);
+  return new Failure(FIXED.other);
+}
+
+/**
+ * An evaluation error of JSONata in words safe to show. On the synthetic sample (`detail`): its code, message and
+ * position, the values it names hidden and `$error()` text dropped. On real records: the class of error alone.
+ */
+function describe(error, limits, detail) {
   if (error instanceof Failure) return error;
   const e = error ?? {};
   if (e.code === 'D1012') return new Failure(`it ran longer than ${limits.timeoutMs} ms on one record.`);
   if (e.code === 'D1011' || (error instanceof RangeError && /call stack/.test(error.message))) {
     return new Failure(`it nested deeper than ${limits.maxDepth} levels.`);
   }
-  if (!e.code) return new Failure('it failed while evaluating.');
+  if (!e.code) return new Failure(detail ? 'it failed while evaluating.' : FIXED.other);
+  if (!detail) return classify(e);
   const at = typeof e.position === 'number' ? ` (at character ${e.position})` : '';
   let message = e.code === 'D3137' ? 'the template called $error().' : String(e.message ?? 'it failed.');
   for (const value of [e.value, e.value2]) {
@@ -102,13 +126,16 @@ function unfit(value, depth, limits, chars) {
 }
 
 /** The size of one record's output as JSON, in bytes, or the Failure that says why it cannot be sent. */
-function measure(output, limits) {
+function measure(output, limits, detail) {
   if (!output || typeof output !== 'object' || Array.isArray(output) || isFunction(output)) {
-    throw new Failure(`it must produce an object for each identity; it produced ${kindOf(output)}.`);
+    throw new Failure(
+      detail ? `it must produce an object for each identity; it produced ${kindOf(output)}.` : FIXED.shape,
+    );
   }
   const found = unfit(output, 0, limits, { n: 0 });
   if (found === 'too deep') throw new Failure(`its output nests deeper than ${limits.maxDepth} levels.`);
   if (found && found !== 'too much') {
+    if (!detail) throw new Failure(FIXED.shape);
     throw new Failure(
       `its output holds ${found}, which JSON cannot carry; a template may produce only objects, arrays, strings, numbers, booleans and null.`,
     );
@@ -137,7 +164,7 @@ function compile(expression, limits) {
   return template;
 }
 
-async function run({ id, expression, records, limits }) {
+async function run({ id, expression, records, limits, detail = false }) {
   const started = performance.now();
   let signed = started;
   const outputs = [];
@@ -149,9 +176,9 @@ async function run({ id, expression, records, limits }) {
       try {
         output = await template.evaluate(record);
       } catch (error) {
-        throw describe(error, limits);
+        throw describe(error, limits, detail);
       }
-      bytes += measure(output, limits);
+      bytes += measure(output, limits, detail);
       if (bytes > limits.bytesLeft) {
         throw new Failure(
           `its output for this request is larger than ${mb(limits.maxReplyBytes)} in all, the limit per reply; please look up fewer inputs at a time.`,
@@ -169,12 +196,12 @@ async function run({ id, expression, records, limits }) {
     }
     process.send({ kind: 'done', id, outputs, bytes, ms: performance.now() - started });
   } catch (error) {
-    const failure = describe(error, limits);
+    const failure = describe(error, limits, detail);
     process.send({
       kind: 'failed',
       id,
       reason: failure.message,
-      position: failure.position,
+      position: detail ? failure.position : undefined,
       ms: performance.now() - started,
     });
   }

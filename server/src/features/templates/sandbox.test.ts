@@ -14,8 +14,14 @@ afterEach(() => {
 });
 
 const ada = { id: 7, firstName: 'Ada', lastName: 'Lovelace', emails: [{ address: 'ada@example.com' }] };
-const apply = (expression: string, records: Record<string, unknown>[] = [ada], allowance?: Allowance) =>
-  compileTemplate(expression, sandbox).applyAll(records, allowance);
+const apply = (
+  expression: string,
+  records: Record<string, unknown>[] = [ada],
+  allowance?: Allowance,
+  detail = false,
+) => compileTemplate(expression, sandbox).applyAll(records, allowance, { detail });
+/** On a record that holds no one: failures told in full. */
+const applyDetailed = (expression: string) => apply(expression, [ada], undefined, true);
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => {
@@ -26,6 +32,9 @@ const failure = (promise: Promise<unknown>) =>
       return (error as TemplateError).message;
     },
   );
+
+const SHAPE =
+  'it must produce an object for each identity, holding only objects, arrays, strings, numbers, booleans and null.';
 
 describe('template sandbox', () => {
   it('applies a template to each record of a batch, in order, in one message', async () => {
@@ -116,16 +125,31 @@ describe('template sandbox', () => {
       '{ "r": /a/ }',
       '{ "deep": { "list": [1, { "f": $uppercase }] } }',
     ]) {
-      expect(await failure(apply(expression)), expression).toMatch(/^its output holds a function, which JSON cannot/);
+      expect(await failure(applyDetailed(expression)), expression).toMatch(
+        /^its output holds a function, which JSON cannot/,
+      );
+      expect(await failure(apply(expression)), expression).toBe(SHAPE);
     }
-    expect(await failure(apply('function($x) { $x }'))).toBe(
+    expect(await failure(applyDetailed('function($x) { $x }'))).toBe(
       'it must produce an object for each identity; it produced a function.',
     );
+    expect(await failure(apply('function($x) { $x }'))).toBe(SHAPE);
+  });
+
+  it('tells a failure on real records by its class alone: no value, no $error text, no position', async () => {
+    expect(await failure(apply('$assert(false, $string($))'))).toBe('the template called $error() or $assert().');
+    expect(await failure(apply('$error("secret " & lastName)'))).toBe('the template called $error() or $assert().');
+    expect(await failure(apply('{ "n": $number(firstName) }'))).toBe('it failed while evaluating a record.');
+    expect(await failure(apply('{ "n": emails[0].address + 1 }'))).toBe(
+      'a function or operator was given a value of a type it cannot take (a type error).',
+    );
+    // In full on the sample: code, message with values hidden, and position.
+    expect(await failure(applyDetailed('{ "n": $number(firstName) }'))).toMatch(/^D3030: .* \(at character \d+\)$/);
   });
 
   it('never quotes the record in a failure', async () => {
     for (const expression of ['$error($string($))', '{ "n": $number(firstName) }', '{ "n": emails[0].address + 1 }']) {
-      const message = await failure(apply(expression));
+      const message = await failure(applyDetailed(expression));
       expect(message, expression).not.toContain('Ada');
       expect(message, expression).not.toContain('ada@example.com');
     }

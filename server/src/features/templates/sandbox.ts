@@ -29,6 +29,11 @@ export interface SandboxJob {
   expression: string;
   records: readonly Record<string, unknown>[];
   limits: SandboxLimits;
+  /**
+   * True only for the synthetic sample record: failures are then told in full. On real records a failure is a fixed
+   * sentence per class of error, with no value or position (issue 28, finding 1; sandbox-child.mjs).
+   */
+  detail?: boolean;
 }
 
 /** The outputs in order, their size as JSON and the milliseconds the child spent on them. */
