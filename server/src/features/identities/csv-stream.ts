@@ -19,6 +19,7 @@ import { TemplateError } from '../templates/evaluate';
 import { type CsvRecord, csvRecords } from './csv-input';
 import { csvLine, flatten, headerLine, sampleColumns, unionColumns } from './csv-output';
 import type { Drain } from './drain';
+import type { Match } from './engine';
 import { type Claim, requestHasher } from './idempotency';
 import { type LookupInput, parseInput } from './inputs';
 import { countInput } from './metrics';
@@ -34,7 +35,6 @@ import {
   prepare,
   TemplateFailure,
 } from './service';
-import type { Match } from './engine';
 
 /** Rows looked up together: one search per key type for all of them. */
 export const STREAM_BATCH = 500;

@@ -161,7 +161,9 @@ describe('CSV', () => {
     expect(rows[0]).toEqual([String(fine.id), '100', 'id', '1', '']);
     for (const row of rows.slice(STREAM_BATCH)) {
       expect(row.slice(1, 4)).toEqual(['', '', '']);
-      expect(row[4]).toMatch(/^line \d+: Template \d+ \(Number, version 1\) failed: it failed while evaluating a record\.$/);
+      expect(row[4]).toMatch(
+        /^line \d+: Template \d+ \(Number, version 1\) failed: it failed while evaluating a record\.$/,
+      );
       expect(row[4]).not.toContain('"x"');
     }
   });

@@ -13,15 +13,7 @@ import { requestHasher } from './idempotency';
 import { type LookupInput, METADATA, parseInput, parseInputs } from './inputs';
 import { countResults } from './metrics';
 import { invalid, OPTION_NAMES, parseOptions, wantsCsv } from './options';
-import {
-  auditOf,
-  identify,
-  type LookupDeps,
-  lookupAndShapeMetered,
-  meter,
-  type Prepared,
-  prepare,
-} from './service';
+import { auditOf, identify, type LookupDeps, lookupAndShapeMetered, meter, type Prepared, prepare } from './service';
 
 /** /v1 answers exactly as /v2 does, so clients of the original API switch by changing only the base URL. */
 export const LOOKUP_PREFIXES = ['/v2/identities', '/v1/identities'] as const;

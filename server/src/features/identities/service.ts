@@ -27,8 +27,8 @@ import { authenticate, type LookupAuthenticator, type LookupCaller } from './cal
 import { type LookupOptions, type Match, runLookup } from './engine';
 import type { Idempotency } from './idempotency';
 import type { LookupInput } from './inputs';
-import type { LookupOptionsInput } from './options';
 import { countResults } from './metrics';
+import type { LookupOptionsInput } from './options';
 import { visibleTypes } from './record-sql';
 import { createShaper, type Shaper } from './shape';
 
@@ -197,7 +197,13 @@ export async function lookupAndShapeMetered(
     const metrics = countResults(error.matches);
     metrics.milliseconds = Math.round(reply.elapsedTime);
     const lookups = await auditOf(deps, call.inputs, error.matches);
-    await meter(deps, request, { caller: call.prepared.caller, endpoint: call.endpoint, metrics, status: 422, lookups });
+    await meter(deps, request, {
+      caller: call.prepared.caller,
+      endpoint: call.endpoint,
+      metrics,
+      status: 422,
+      lookups,
+    });
     throw error;
   }
 }

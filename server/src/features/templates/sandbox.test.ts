@@ -14,12 +14,8 @@ afterEach(() => {
 });
 
 const ada = { id: 7, firstName: 'Ada', lastName: 'Lovelace', emails: [{ address: 'ada@example.com' }] };
-const apply = (
-  expression: string,
-  records: Record<string, unknown>[] = [ada],
-  allowance?: Allowance,
-  detail = false,
-) => compileTemplate(expression, sandbox).applyAll(records, allowance, { detail });
+const apply = (expression: string, records: Record<string, unknown>[] = [ada], allowance?: Allowance, detail = false) =>
+  compileTemplate(expression, sandbox).applyAll(records, allowance, { detail });
 /** On a record that holds no one: failures told in full. */
 const applyDetailed = (expression: string) => apply(expression, [ada], undefined, true);
 const failure = (promise: Promise<unknown>) =>
