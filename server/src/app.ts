@@ -57,6 +57,7 @@ import { registerUsageAlerts } from './features/usage-alerts/register';
 import { notifyingMetering } from './features/usage-reports/live';
 import { registerUsageReportRoutes } from './features/usage-reports/routes';
 import { registerUsageRetention } from './features/usage-retention/register';
+import { registerUsageRollups } from './features/usage-rollups/register';
 import { createUserManagement } from './features/users/manage';
 import { registerUserRoutes } from './features/users/routes';
 import { registerAuth } from './http/auth';
@@ -206,6 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUsageReportRoutes(app, { database });
   const usageAlerts = registerUsageAlerts(app, { database, hub, mailer, publicUrl: config.publicUrl });
   registerUsageRetention(app, { database, config });
+  registerUsageRollups(app, { database });
   registerInvoices(app, { database });
   registerContact(app, { database, mailer, limiter, publicUrl: config.publicUrl, supportEmail: config.supportEmail });
   registerStepUpRoutes(app, { database, limiter });

@@ -4,6 +4,7 @@
  */
 
 import { CALL_METRICS, type CallMetric, metricColumn } from '@tessera/common/usage';
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -11,6 +12,7 @@ import {
   integer,
   numeric,
   pgTable,
+  pgView,
   primaryKey,
   text,
   timestamp,
@@ -41,9 +43,16 @@ export const usage = pgTable(
     ...columnsOf(CALL_METRICS, metric),
     /** Dollars, priced by the organization's contract when the call was served. */
     cost: numeric('cost', { precision: 16, scale: 6, mode: 'number' }).notNull().default(0),
+    /**
+     * The writing transaction's id (xid8 as a number): the rollup aggregator counts the rows of transactions that
+     * have ended, below every snapshot's xmin, once each (decision 0045). Null on rows counted before it existed.
+     */
+    txid: bigint('txid', { mode: 'number' }).default(sql`(pg_current_xact_id()::text::bigint)`),
   },
   (t) => [
     uniqueIndex('usage_request_idx').on(t.requestId),
+    /** The tail not yet aggregated (usage_tail()). */
+    index('usage_txid_idx').on(t.txid),
     index('usage_organization_at_idx').on(t.organizationId, t.at),
     index('usage_user_at_idx').on(t.userId, t.at),
     /** The retention job's oldest rows first (decision 0029); appended at its right edge, as rows come in time order. */
@@ -82,3 +91,29 @@ export const usageRollups = pgTable(
     index('usage_rollups_user_idx').on(t.userId, t.bucket, t.at),
   ],
 );
+
+/**
+ * How far the rollups go: every usage row whose txid is below `txid` is in them, every one at or above is not (the
+ * tail). One row, moved only by the aggregator, in the transaction that adds to the rollups (decision 0045).
+ */
+export const usageRollupWatermark = pgTable('usage_rollup_watermark', {
+  id: integer('id').primaryKey(),
+  txid: bigint('txid', { mode: 'number' }).notNull(),
+});
+
+/**
+ * What every reader of totals reads (migration 0026, decision 0045): the rollups plus the usage rows not yet in them,
+ * each as rollup rows of one request, in one snapshot. Not managed by drizzle-kit (`existing`).
+ */
+export const usageTotals = pgView('usage_totals', {
+  bucket: text('bucket').notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull(),
+  organizationId: integer('organization_id').notNull(),
+  userId: integer('user_id').notNull(),
+  keyId: text('key_id').notNull(),
+  method: text('method').notNull(),
+  path: text('path').notNull(),
+  requests: total('requests'),
+  ...columnsOf(CALL_METRICS, total),
+  cost: numeric('cost', { precision: 18, scale: 6, mode: 'number' }).notNull(),
+}).existing();

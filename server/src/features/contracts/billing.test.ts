@@ -11,6 +11,7 @@ import {
   signIn,
   type TestApp,
 } from '../../test/harness';
+import { rollUpAll } from '../../test/usage-rollups';
 import { load, person } from '../identities/test-people';
 
 let t: TestApp;
@@ -71,6 +72,7 @@ describe('contracts', () => {
     expect(res.statusCode, res.body).toBe(200);
     const row = await usageOf(res.headers['x-request-id']);
     expect(Number(row!.cost)).toBeCloseTo(0.001 + 0.01 + 0.05 + 0.000123, 9);
+    await rollUpAll(t.database);
     const rollups = await t.database.query<{ bucket: string; requests: string; identities: string; cost: string }>(
       'select bucket, requests, identities, cost from usage_rollups where organization_id = $1 order by bucket',
       [organizationId],

@@ -36,7 +36,7 @@ const KEEP_MS = 5_000;
 
 const LOAD = `select c.id, c.starts_at, c.ends_at, c.status, c.price_per_request, c.price_per_identity, c.group_prices,
   c.monthly_limit, c.rate_limit,
-  (select coalesce(sum(r.cost), 0) from usage_rollups r where r.bucket = 'day' and r.organization_id = $1
+  (select coalesce(sum(r.cost), 0) from usage_totals r where r.bucket = 'day' and r.organization_id = $1
      and r.at >= $2::timestamptz) as spent
 from (select 1) one left join lateral (
   select * from contracts where organization_id = $1

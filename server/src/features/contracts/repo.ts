@@ -124,7 +124,7 @@ export async function listChanges(db: Executor, contractId: number): Promise<Con
 }
 
 const SPEND = `select c.monthly_limit::text as monthly_limit,
-  (select coalesce(sum(r.cost), 0)::text from usage_rollups r where r.bucket = 'day'
+  (select coalesce(sum(r.cost), 0)::text from usage_totals r where r.bucket = 'day'
      and r.organization_id = c.organization_id and r.at >= $2::timestamptz and r.at < $3::timestamptz) as spent
 from contracts c where c.id = $1`;
 

@@ -113,7 +113,7 @@ describe('usage', () => {
     expect(await usageOf(String(refused.headers['x-request-id']))).toEqual([]);
   });
 
-  it('meters nothing for a reply that could not be made (a template whose output cannot be serialised)', async () => {
+  it('meters a template failure on real records as served, with status 422 (decision 0044)', async () => {
     const p = person();
     await load(t.database, p);
     const template = await createTemplate(t.database, {
@@ -128,9 +128,9 @@ describe('usage', () => {
         `/v2/identities/byEmail?email=${p.emails[0]!.address}&template=${template.id}&format=${format}`,
         cookie,
       );
-      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBe(422);
       expect(res.headers['content-disposition']).toBeUndefined();
-      expect(await usageOf(String(res.headers['x-request-id']))).toEqual([]);
+      expect(await usageOf(String(res.headers['x-request-id']))).toMatchObject([{ status: 422, identities: 1 }]);
     }
   });
 

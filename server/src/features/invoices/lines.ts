@@ -64,7 +64,7 @@ export async function monthLines(
     ), sums as (
       select p.contract_id, p.organization_id, p.period_start, p.period_end,
         coalesce(sum(r.requests), 0) as requests, coalesce(sum(r.identities), 0) as identities, ${sums}
-      from periods p left join usage_rollups r on r.bucket = 'hour-user' and r.organization_id = p.organization_id
+      from periods p left join usage_totals r on r.bucket = 'hour-user' and r.organization_id = p.organization_id
         and r.at >= p.period_start and r.at < p.period_end
       where p.period_start < p.period_end
       group by p.contract_id, p.organization_id, p.period_start, p.period_end

@@ -2,7 +2,7 @@
 import type { ApiKey } from '@tessera/common/entities';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { apiKeys, usageRollups } from '../../db/schema';
+import { apiKeys, usageTotals } from '../../db/schema';
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 
@@ -22,7 +22,7 @@ const UNUSED: KeyUsage = { lastUsedAt: null, callsThisMonth: 0 };
 export async function keyUsage(db: Executor, ids: readonly string[]): Promise<Map<string, KeyUsage>> {
   const out = new Map<string, KeyUsage>();
   if (ids.length === 0) return out;
-  const r = usageRollups;
+  const r = usageTotals;
   const rows = await db
     .select({
       keyId: r.keyId,

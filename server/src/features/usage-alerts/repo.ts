@@ -113,13 +113,13 @@ const STANDING = `select o.name, s.thresholds_on, s.thresholds, s.spike_on, s.sp
   (select case when c.status = 'active' and c.ends_at > $2::timestamptz then c.monthly_limit end
      from (select * from contracts where organization_id = o.id and starts_at <= $2::timestamptz
            order by starts_at desc, id desc limit 1) c) as monthly_limit,
-  (select coalesce(sum(r.cost), 0) from usage_rollups r where r.bucket = 'day-user' and r.organization_id = o.id
+  (select coalesce(sum(r.cost), 0) from usage_totals r where r.bucket = 'day-user' and r.organization_id = o.id
      and r.at >= $3::timestamptz and r.at < $4::timestamptz) as spent,
-  (select coalesce(sum(r.requests), 0) from usage_rollups r where r.bucket = 'day-user' and r.organization_id = o.id
+  (select coalesce(sum(r.requests), 0) from usage_totals r where r.bucket = 'day-user' and r.organization_id = o.id
      and r.at = $5::timestamptz) as today,
-  (select coalesce(sum(r.requests), 0) from usage_rollups r where r.bucket = 'day-user' and r.organization_id = o.id
+  (select coalesce(sum(r.requests), 0) from usage_totals r where r.bucket = 'day-user' and r.organization_id = o.id
      and r.at >= $6::timestamptz and r.at < $5::timestamptz) as trailing,
-  (select min(r.at) from usage_rollups r where r.bucket = 'day-user' and r.organization_id = o.id) as first_day,
+  (select min(r.at) from usage_totals r where r.bucket = 'day-user' and r.organization_id = o.id) as first_day,
   (select coalesce(array_agg(f.kind || ':' || f.share), '{}') from usage_alert_firings f
      where f.organization_id = o.id and f.period in ($7, $8)) as fired
 from organizations o left join usage_alert_settings s on s.organization_id = o.id

@@ -73,7 +73,7 @@ export function unionOf(query: ReportQuery, who: Who, params: Params, columns: R
         `at < ${params.add(piece.to.toISOString(), 'timestamptz')}`,
       ];
       if (piece.source !== 'rows') conditions.unshift(`bucket = '${piece.source}${suffix}'`);
-      const table = piece.source === 'rows' ? 'usage' : 'usage_rollups';
+      const table = piece.source === 'rows' ? 'usage' : 'usage_totals';
       const selected = Object.entries(columns).map(
         ([name, metric]) => `${metricExpression(metric, piece.source)} as "${name}"`,
       );

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config';
 import type { Database } from '../../db/client';
 import { buildTestApp, makeAccount, makeOrganization, testDatabase } from '../../test/harness';
+import { rollUpAll } from '../../test/usage-rollups';
 import { type UsageEvent, writeUsage } from '../usage/metering';
 import { createUsageRetention, retentionCutoff } from './retention';
 
@@ -41,6 +42,7 @@ async function rowsOf(organizationId: number): Promise<number> {
 }
 
 async function rollupsOf(organizationId: number): Promise<{ rows: number; requests: number; cost: number }> {
+  await rollUpAll(database);
   const [row] = await database.query<{ rows: number; requests: string; cost: string }>(
     `select count(*)::int as rows, coalesce(sum(requests), 0) as requests, coalesce(sum(cost), 0) as cost
      from usage_rollups where organization_id = $1`,

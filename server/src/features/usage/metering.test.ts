@@ -4,6 +4,7 @@ import { emptyMetrics } from '@tessera/common/usage';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../db/client';
 import { testDatabase } from '../../test/harness';
+import { rollUpAll } from '../../test/usage-rollups';
 import { createGroupMetering, MAX_GROUP, MAX_WRITERS, type UsageEvent, writeUsage } from './metering';
 
 let database: Database;
@@ -61,6 +62,7 @@ describe('usage metering', () => {
         ),
       ]);
     }
+    await rollUpAll(database);
     const rollups = await database.query<{ user_id: number; requests: string }>(
       "select user_id, requests from usage_rollups where bucket = 'day' and user_id = any($1::int[]) order by user_id",
       [users],
@@ -89,6 +91,7 @@ describe('usage metering', () => {
     expect(await writeUsage(database, [once, event(user)])).toBe(2);
     expect(await writeUsage(database, [once])).toBe(0);
     expect(await count(user)).toBe(2);
+    await rollUpAll(database);
     const rollups = await database.query<{ bucket: string; requests: string; identities: string; cost: string }>(
       'select bucket, requests, identities, cost from usage_rollups where user_id = $1 order by bucket',
       [user],

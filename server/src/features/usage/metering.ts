@@ -1,11 +1,13 @@
 /**
- * Where every lookup's usage goes: one row per call, durable before the reply. Rows are written by group commit:
- * while the writes run (MAX_WRITERS at once), the calls that finish queue up, and the next write takes them all in
- * one statement, so metering costs a call a round trip or two of latency, not one per call in front of it. The same statement adds the
- * rows to the hourly and daily rollups (by key, method and path, and by user alone: schema/usage.ts), and only rows
- * it really inserted: a request id is counted once, ever. It also writes the lookup audit rows each event carries
- * (issue 22, decision 0039), for the usage rows it inserted: the audit trail costs no round trip of its own.
- * A write that fails fails every call in it (each answers 503 and is not charged).
+ * Where every lookup's usage goes: one row per call, durable before the reply, appended to a log that no two calls
+ * share a row of (decision 0045). Rows are written by group commit: while the writes run (MAX_WRITERS at once), the
+ * calls that finish queue up, and the next write takes them all in one statement, so metering costs a call a round
+ * trip or two of latency, not one per call in front of it. A request's identity is counted once, ever
+ * (`on conflict (request_id) do nothing`): a retry that reaches another process is answered, never billed again. The
+ * same statement writes the lookup audit rows each event carries (issue 22, decision 0039), for the rows it really
+ * inserted. Rollups are made from the log afterwards, off the request path (aggregator.ts); every reader adds the
+ * rows not yet aggregated (the `usage_totals` view). A write that fails fails every call in it (each answers 503 and
+ * is not charged).
  */
 import { CALL_METRICS, type CallMetrics, metricColumn } from '@tessera/common/usage';
 import type { Database } from '../../db/client';
@@ -37,10 +39,10 @@ const IDENTITY = ['organization_id', 'user_id', 'key_id', 'method', 'path'];
 /** Most calls one statement carries; more wait for the next. */
 export const MAX_GROUP = 2000;
 /**
- * Writes running at once. With two, one group's rows go in while the other's commit finishes, so calls do not all
- * stand still behind one write. They meet only on the rollup rows, which every write locks in one order.
+ * Writes running at once. They share no row (the log is append-only), so they wait on nothing but the WAL flush,
+ * which PostgreSQL's group commit shares among them; four leave most of a pool of ten to the lookups.
  */
-export const MAX_WRITERS = 2;
+export const MAX_WRITERS = 4;
 
 const WRITE = `with rows as (
   select * from json_to_recordset($1::json) as r(at timestamptz, request_id text, user_id int, organization_id int,
@@ -52,21 +54,6 @@ const WRITE = `with rows as (
   order by request_id
   on conflict (request_id) do nothing
   returning *
-), rolled as (
-  insert into usage_rollups (bucket, at, ${IDENTITY.join(', ')}, requests, ${METRIC_COLUMNS.join(', ')}, cost)
-  select * from (
-    select b.bucket, date_trunc(b.unit, w.at, 'UTC'), coalesce(w.organization_id, 0), w.user_id,
-      case when b.apart then coalesce(w.key_id, '') else '*' end, case when b.apart then w.method else '*' end,
-      case when b.apart then w.path else '*' end, count(*), ${METRIC_COLUMNS.map((c) => `sum(w.${c})`).join(', ')},
-      sum(w.cost)
-    from written w cross join (values ('hour', 'hour', true), ('day', 'day', true), ('hour-user', 'hour', false),
-      ('day-user', 'day', false)) as b(bucket, unit, apart)
-    group by 1, 2, 3, 4, 5, 6, 7
-  ) g
-  order by 1, 2, 3, 4, 5, 6, 7
-  on conflict (bucket, at, ${IDENTITY.join(', ')}) do update set requests = usage_rollups.requests + excluded.requests,
-    ${METRIC_COLUMNS.map((c) => `${c} = usage_rollups.${c} + excluded.${c}`).join(', ')},
-    cost = usage_rollups.cost + excluded.cost
 ), audited as (
   insert into lookup_audit (at, request_id, user_id, organization_id, key_id, method, path, input, value_hmacs,
     identity_ids)
@@ -96,7 +83,7 @@ function row(e: UsageEvent, at: Date): Record<string, unknown> {
   return out;
 }
 
-/** Writes a group of usage rows (and their rollups) in one statement. */
+/** Writes a group of usage rows (and their audit rows) in one statement. */
 export async function writeUsage(database: Database, events: UsageEvent[], at = new Date()): Promise<number> {
   const [result] = await database.query<{ written: number }>(WRITE, [JSON.stringify(events.map((e) => row(e, at)))], {
     prepare: true,

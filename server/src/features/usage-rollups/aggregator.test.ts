@@ -1,0 +1,137 @@
+/**
+ * The rollup aggregator (decision 0045): every usage row counted once, whatever runs at once or fails half way, and
+ * every total read through `usage_totals` equal to the calls written, before and after a run.
+ */
+import { randomUUID } from 'node:crypto';
+import { emptyMetrics } from '@tessera/common/usage';
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client';
+import { testDatabase } from '../../test/harness';
+import { rollUpAll } from '../../test/usage-rollups';
+import { type UsageEvent, writeUsage } from '../usage/metering';
+import { aggregateUsage } from './aggregator';
+
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+
+const organization = () => 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+function events(n: number, organizationId: number): UsageEvent[] {
+  return Array.from({ length: n }, (_, i) => ({
+    requestId: randomUUID(),
+    userId: 7,
+    organizationId,
+    keyId: i % 2 === 0 ? 'even' : 'odd',
+    method: 'GET',
+    path: '/byEmail',
+    status: 200,
+    metrics: { ...emptyMetrics(), inputs: 1, identities: 3 },
+    costMicros: 2500,
+  }));
+}
+
+type Sums = Record<string, [requests: number, identities: number, cost: number]>;
+async function sums(table: 'usage_totals' | 'usage_rollups', organizationId: number): Promise<Sums> {
+  const rows = await database.query<{ bucket: string; requests: string; identities: string; cost: string }>(
+    `select bucket, sum(requests) as requests, sum(identities) as identities, sum(cost) as cost from ${table}
+     where organization_id = $1 group by bucket order by bucket`,
+    [organizationId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.bucket, [Number(r.requests), Number(r.identities), Number(r.cost)]]));
+}
+const all = (n: number): Sums =>
+  Object.fromEntries(['day', 'day-user', 'hour', 'hour-user'].map((b) => [b, [n, 3 * n, n * 0.0025]]));
+
+describe('the usage rollup aggregator', () => {
+  it('keeps every total equal to the calls written, before and after it runs', async () => {
+    const org = organization();
+    await writeUsage(database, events(12, org));
+    // Before any run the calls are in the tail, and the totals already count them.
+    expect(await sums('usage_totals', org)).toEqual(all(12));
+    await rollUpAll(database);
+    expect(await sums('usage_rollups', org)).toEqual(all(12));
+    expect(await sums('usage_totals', org)).toEqual(all(12));
+    // Calls after the run: rollups plus the new tail.
+    await writeUsage(database, events(5, org));
+    expect(await sums('usage_totals', org)).toEqual(all(17));
+    await rollUpAll(database);
+    expect(await sums('usage_rollups', org)).toEqual(all(17));
+    expect(await sums('usage_totals', org)).toEqual(all(17));
+  });
+
+  it('counts each row once when runs start together', async () => {
+    const org = organization();
+    await Promise.all([writeUsage(database, events(20, org)), writeUsage(database, events(20, org))]);
+    const runs = await Promise.all(Array.from({ length: 6 }, () => aggregateUsage(database)));
+    expect(runs.some((r) => r.claimed)).toBe(true);
+    await rollUpAll(database);
+    expect(await sums('usage_rollups', org)).toEqual(all(40));
+    expect(await sums('usage_totals', org)).toEqual(all(40));
+  });
+
+  it('counts nothing from a run that fails before it commits, and all of it in the next', async () => {
+    await rollUpAll(database);
+    const org = organization();
+    await writeUsage(database, events(9, org));
+    const [before] = await database.query<{ txid: string }>('select txid::text as txid from usage_rollup_watermark');
+    const crash = new Error('crashed before commit');
+    // A run reaches its commit only when it has rows to count: one older transaction still open anywhere on the
+    // server (another test's) holds them back for a moment, and such a run returns without reaching it.
+    let failure: unknown = null;
+    for (let attempt = 0; attempt < 400 && !failure; attempt++) {
+      failure = await aggregateUsage(database, {
+        beforeCommit: async () => {
+          throw crash;
+        },
+      }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      if (!failure) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(failure).toBe(crash);
+    const [after] = await database.query<{ txid: string }>('select txid::text as txid from usage_rollup_watermark');
+    expect(after!.txid).toBe(before!.txid);
+    expect(await sums('usage_rollups', org)).toEqual({});
+    expect(await sums('usage_totals', org)).toEqual(all(9));
+    await rollUpAll(database);
+    expect(await sums('usage_rollups', org)).toEqual(all(9));
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'leaves the rows of a transaction still open for a later run, and counts them once it commits',
+    async () => {
+      const raw = database.raw;
+      if (raw.kind !== 'postgres') throw new Error('PostgreSQL only');
+      const org = organization();
+      const open = new pg.Client({ connectionString: raw.url });
+      await open.connect();
+      try {
+        await open.query('begin');
+        await open.query(
+          `insert into usage (request_id, user_id, organization_id, key_id, method, path, status, inputs, cost)
+           values ($1, 7, $2, 'k', 'GET', '/byEmail', 200, 1, 0.5)`,
+          [randomUUID(), org],
+        );
+        // Committed after the open one began: a newer transaction id than the open one's.
+        await writeUsage(database, events(2, org));
+        const run = await aggregateUsage(database);
+        const [{ txid: openTxid }] = (await open.query<{ txid: string }>('select pg_current_xact_id()::text as txid'))
+          .rows as [{ txid: string }];
+        if (run.claimed && run.to) expect(BigInt(run.to) <= BigInt(openTxid)).toBe(true);
+        // The open row is in no total yet (it has not committed); the two committed ones are, in the tail.
+        expect((await sums('usage_totals', org)).day).toEqual([2, 6, 0.005]);
+        await open.query('commit');
+        expect((await sums('usage_totals', org)).day).toEqual([3, 6, 0.505]);
+        await rollUpAll(database);
+        expect((await sums('usage_rollups', org)).day).toEqual([3, 6, 0.505]);
+        expect((await sums('usage_totals', org)).day).toEqual([3, 6, 0.505]);
+      } finally {
+        await open.query('rollback').catch(() => {});
+        await open.end();
+      }
+    },
+  );
+});
