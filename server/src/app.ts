@@ -1,5 +1,4 @@
 /** Builds the whole server from its dependencies. main.ts listens with it; tests call inject() on it. */
-import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyWebsocket from '@fastify/websocket';
@@ -65,6 +64,7 @@ import { registerCompression } from './http/compression';
 import { registerConsole } from './http/console';
 import { registerErrorHandler, sendError } from './http/error-handler';
 import { registerOriginCheck } from './http/origin';
+import { registerRequestIdCheck, requestIdOf } from './http/request-id';
 import { registerStandingGate } from './http/standing-gate';
 import { serveNonWebSocketUpgrades } from './http/upgrade';
 import { loggerOptions } from './logger';
@@ -111,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, fanout } = deps;
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf, // a client's or balancer's X-Request-Id when valid (decision 0046)
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 10 * 1024 * 1024,
@@ -129,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerRequestIdCheck(app);
   acceptEmptyJson(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

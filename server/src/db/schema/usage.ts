@@ -48,6 +48,11 @@ export const usage = pgTable(
      * have ended, below every snapshot's xmin, once each (decision 0045). Null on rows counted before it existed.
      */
     txid: bigint('txid', { mode: 'number' }).default(sql`(pg_current_xact_id()::text::bigint)`),
+    /**
+     * SHA-256 of what was asked (method, URL, body) and by whom: a request id sent again with the same fingerprint is
+     * a retry, answered and not billed again; with another it is another request (decision 0046).
+     */
+    requestHash: text('request_hash'),
   },
   (t) => [
     uniqueIndex('usage_request_idx').on(t.requestId),

@@ -8,7 +8,7 @@
  * the client cannot mistake it for complete. When the server drains, a stream ends after its current batch with a
  * row saying from which line to send again (decision 0021).
  */
-import type { Hash } from 'node:crypto';
+import { type Hash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { IDEMPOTENCY, type InputName, LOOKUP_ENDPOINTS, type LookupEndpoint } from '@tessera/common/lookups';
 import { emptyMetrics } from '@tessera/common/usage';
@@ -16,6 +16,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, BadRequest, Unprocessable } from '../../http/errors';
 import { AUDIT_HELD, type AuditedInput, writeAuditApart } from '../lookup-audit/entries';
 import { TemplateError } from '../templates/evaluate';
+import { RequestIdReused } from '../usage/metering';
 import { type CsvRecord, csvRecords } from './csv-input';
 import { csvLine, flatten, headerLine, sampleColumns, unionColumns } from './csv-output';
 import type { Drain } from './drain';
@@ -182,14 +183,15 @@ export async function streamCsvLookup(
   const claim = deps.idempotency.keyOf(request, caller);
   const hasher = requestHasher(request);
   const inflated = expansionBounded(received);
-  const body = claim ? hashing(inflated, hasher) : inflated;
+  // Hashed as it is read, always: the fingerprint that tells a retry from another request under a used id.
+  const body = hashing(inflated, hasher);
   if (claim && !(await deps.idempotency.claim(claim, null, reply))) {
     for await (const _ of body); // a repeat: its body is read only to compare it
     await deps.idempotency.replayIfSame(claim, hasher.digest('hex'), reply);
     return reply;
   }
   try {
-    return await answer(deps, endpoint, request, reply, caller, prepared, body, claim ? { claim, hasher } : null);
+    return await answer(deps, endpoint, request, reply, caller, prepared, body, hasher, claim);
   } catch (error) {
     if (claim) await deps.idempotency.abandon(claim);
     throw error;
@@ -235,8 +237,12 @@ async function answer(
   caller: Admitted,
   prepared: Prepared,
   body: AsyncIterable<Buffer>,
-  idempotent: { claim: Claim; hasher: Hash } | null,
+  hasher: Hash,
+  claim: Claim | null,
 ): Promise<FastifyReply> {
+  const idempotent = claim ? { claim, hasher } : null;
+  // The body's digest, once it has all been read (a copy: the idempotent reply takes the hasher's own digest).
+  const bodyDigest = () => hasher.copy().digest('hex');
   const records = csvRecords(body)[Symbol.asyncIterator]();
   const metrics = emptyMetrics();
   // The audit rows of the inputs looked up: written with the usage row, or apart past AUDIT_HELD (bounded memory).
@@ -257,7 +263,7 @@ async function answer(
     // The template failed on the first batch, before the reply began: a plain 422, metered and audited as served.
     if (error instanceof TemplateFailure) {
       metrics.milliseconds = Math.round(reply.elapsedTime);
-      await meter(deps, request, { caller, endpoint, metrics, status: 422, lookups: audit });
+      await meter(deps, request, { caller, endpoint, metrics, status: 422, lookups: audit, bodyDigest: bodyDigest() });
     }
     throw error;
   }
@@ -343,7 +349,13 @@ async function answer(
       complete = true;
     } finally {
       metrics.milliseconds = Math.round(reply.elapsedTime);
-      const usage = meter(deps, request, { caller, endpoint, metrics, lookups: audit });
+      const call = { caller, endpoint, metrics, lookups: audit, bodyDigest: bodyDigest() };
+      // A stream is answered before it is metered: under an id used already for another request it is billed under
+      // an id of its own, never free (decision 0046).
+      const usage = meter(deps, request, call).catch((error: unknown) => {
+        if (!(error instanceof RequestIdReused)) throw error;
+        return meter(deps, request, { ...call, requestId: `${request.id}~${randomUUID()}` });
+      });
       if (complete) {
         await usage.catch(async (error) => {
           if (idempotent) await deps.idempotency.abandon(idempotent.claim);

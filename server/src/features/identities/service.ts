@@ -2,6 +2,7 @@
  * A lookup call from start to end, whichever method brought it: who calls, which template, the search and its
  * scores, the identities shaped, and the usage recorded before the answer goes out.
  */
+import { createHash } from 'node:crypto';
 import { LOOKUP_LIMITS, type LookupEndpoint, RATE_MESSAGES, RATE_WINDOW_MS } from '@tessera/common/lookups';
 import type { CallMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,7 +23,7 @@ import {
   type TemplateStore,
 } from '../templates/store';
 import type { RateDecision, SlidingLimiter } from '../throttle/sliding';
-import type { Metering } from '../usage/metering';
+import { type Metering, RequestIdReused } from '../usage/metering';
 import { authenticate, type LookupAuthenticator, type LookupCaller } from './caller';
 import { type LookupOptions, type Match, runLookup } from './engine';
 import type { Idempotency } from './idempotency';
@@ -208,7 +209,27 @@ export async function lookupAndShapeMetered(
   }
 }
 
-/** Records the call's usage (its milliseconds already set); when that fails the call must not be answered as served. */
+/** A parsed JSON body (not a stream being read). */
+const isPlain = (body: unknown) =>
+  Array.isArray(body) || (!!body && typeof body === 'object' && Object.getPrototypeOf(body) === Object.prototype);
+
+/**
+ * What was asked and by whom, for telling a retry (same request id, same fingerprint: billed once) from another
+ * request sent under a used id (decision 0046). A streamed body's digest is given; a parsed one is hashed here.
+ */
+export function fingerprint(request: FastifyRequest, caller: LookupCaller, bodyDigest?: string): string {
+  const hash = createHash('sha256').update(
+    `${request.method}\n${request.url}\n${caller.userId}\n${caller.keyId ?? ''}\n`,
+  );
+  if (bodyDigest !== undefined) hash.update(bodyDigest);
+  else if (isPlain(request.body)) hash.update(JSON.stringify(request.body));
+  return hash.digest('hex');
+}
+
+/**
+ * Records the call's usage (its milliseconds already set); when that fails the call must not be answered as served.
+ * A request id metered already for another request fails with RequestIdReused (409), so it is not answered free.
+ */
 export async function meter(
   deps: LookupDeps,
   request: FastifyRequest,
@@ -218,13 +239,18 @@ export async function meter(
     metrics: CallMetrics;
     status?: number;
     lookups?: AuditedInput[];
+    /** A streamed body's digest (the fingerprint's body part). */
+    bodyDigest?: string;
+    /** Meter under this id rather than the request's (a stream already answered under a reused id). */
+    requestId?: string;
   },
 ): Promise<void> {
   const { caller } = call;
   const cost = caller.terms ? costMicros(caller.terms, call.metrics) : 0;
   try {
     await deps.metering.record({
-      requestId: String(request.id),
+      requestId: call.requestId ?? String(request.id),
+      requestHash: fingerprint(request, caller, call.bodyDigest),
       userId: call.caller.userId,
       organizationId: call.caller.organizationId,
       keyId: call.caller.keyId,
@@ -237,6 +263,7 @@ export async function meter(
     });
     deps.billing.charged(caller.organizationId, cost);
   } catch (error) {
+    if (error instanceof RequestIdReused) throw error;
     // A database away is logged once per burst by the error handler; anything else is worth its stack here.
     if (!databaseFault(error)) request.log.error({ err: error }, 'usage could not be recorded');
     throw new Unavailable(USAGE_UNAVAILABLE, error);

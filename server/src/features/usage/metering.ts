@@ -11,6 +11,7 @@
  */
 import { CALL_METRICS, type CallMetrics, metricColumn } from '@tessera/common/usage';
 import type { Database } from '../../db/client';
+import { Conflict } from '../../http/errors';
 
 export interface UsageEvent {
   requestId: string;
@@ -26,6 +27,18 @@ export interface UsageEvent {
   costMicros: number;
   /** The lookup audit trail's rows for the call's inputs (issue 22), written by the same statement. */
   lookups?: { input: number; values: string[]; identities: number[] }[];
+  /**
+   * What was asked and by whom (SHA-256, hex): a request id metered already with the same fingerprint is a retry,
+   * answered and not billed again; with another fingerprint `record` fails with RequestIdReused (decision 0046).
+   */
+  requestHash?: string;
+}
+
+/** The request id was metered already, for another request: answering this one would be free. */
+export class RequestIdReused extends Conflict {
+  constructor(readonly requestId: string) {
+    super(`The request id ${requestId} was already used for another request; send each request with an id of its own.`);
+  }
 }
 
 export interface Metering {
@@ -47,10 +60,10 @@ export const MAX_WRITERS = 4;
 const WRITE = `with rows as (
   select * from json_to_recordset($1::json) as r(at timestamptz, request_id text, user_id int, organization_id int,
     key_id text, method text, path text, status int, ${METRIC_COLUMNS.map((c) => `${c} int`).join(', ')}, cost numeric,
-    lookups json)
+    lookups json, request_hash text)
 ), written as (
-  insert into usage (at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost)
-  select at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost from rows
+  insert into usage (at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost, request_hash)
+  select at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost, request_hash from rows
   order by request_id
   on conflict (request_id) do nothing
   returning *
@@ -62,7 +75,7 @@ const WRITE = `with rows as (
   cross join lateral json_to_recordset(coalesce(r.lookups, '[]'::json)) as a(input int, values text[], identities bigint[])
   order by w.request_id, a.input
 )
-select count(*)::int as written from written`;
+select request_id from written`;
 
 function row(e: UsageEvent, at: Date): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -76,6 +89,7 @@ function row(e: UsageEvent, at: Date): Record<string, unknown> {
     status: e.status,
     cost: (Math.round(e.costMicros) / 1e6).toFixed(6),
     lookups: e.lookups ?? null,
+    request_hash: e.requestHash ?? null,
   };
   CALL_METRICS.forEach((m, i) => {
     out[METRIC_COLUMNS[i]!] = Math.round(e.metrics[m]);
@@ -83,13 +97,40 @@ function row(e: UsageEvent, at: Date): Record<string, unknown> {
   return out;
 }
 
-/** Writes a group of usage rows (and their audit rows) in one statement. */
-export async function writeUsage(database: Database, events: UsageEvent[], at = new Date()): Promise<number> {
-  const [result] = await database.query<{ written: number }>(WRITE, [JSON.stringify(events.map((e) => row(e, at)))], {
+/** Writes a group of usage rows (and their audit rows) in one statement: the request ids it inserted. */
+async function insertUsage(database: Database, events: UsageEvent[], at: Date): Promise<Set<string>> {
+  const rows = await database.query<{ request_id: string }>(WRITE, [JSON.stringify(events.map((e) => row(e, at)))], {
     prepare: true,
     budget: 'usage',
   });
-  return result?.written ?? 0;
+  return new Set(rows.map((r) => r.request_id));
+}
+
+/** Writes a group of usage rows in one statement: how many it inserted (a request id already there is skipped). */
+export async function writeUsage(database: Database, events: UsageEvent[], at = new Date()): Promise<number> {
+  return (await insertUsage(database, events, at)).size;
+}
+
+/**
+ * Writes a group and tells which of its events repeat a request id metered for another request (another
+ * fingerprint): those must not be answered. A repeat with the same fingerprint is a retry: answered, billed once.
+ */
+export async function writeUsageChecked(
+  database: Database,
+  events: UsageEvent[],
+  at = new Date(),
+): Promise<Set<string>> {
+  const inserted = await insertUsage(database, events, at);
+  const repeats = events.filter((e) => !inserted.has(e.requestId));
+  const foreign = new Set<string>();
+  if (repeats.length === 0) return foreign;
+  const stored = await database.query<{ request_id: string; request_hash: string | null }>(
+    'select request_id, request_hash from usage where request_id = any($1::text[])',
+    [repeats.map((e) => e.requestId)],
+  );
+  const hashes = new Map(stored.map((r) => [r.request_id, r.request_hash]));
+  for (const e of repeats) if ((hashes.get(e.requestId) ?? null) !== (e.requestHash ?? null)) foreign.add(e.requestId);
+  return foreign;
 }
 
 interface Pending {
@@ -114,8 +155,13 @@ export function createGroupMetering(write: (events: UsageEvent[]) => Promise<unk
         const group = queue.splice(0, MAX_GROUP);
         try {
           writes++;
-          await write(group.map((p) => p.event));
-          for (const p of group) p.resolve();
+          const written = await write(group.map((p) => p.event));
+          // A writer that names events repeating another request's id fails those alone.
+          const foreign = written instanceof Set ? (written as Set<string>) : null;
+          for (const p of group) {
+            if (foreign?.has(p.event.requestId)) p.reject(new RequestIdReused(p.event.requestId));
+            else p.resolve();
+          }
         } catch (error) {
           for (const p of group) p.reject(error);
         }
@@ -139,5 +185,5 @@ export function createGroupMetering(write: (events: UsageEvent[]) => Promise<unk
 }
 
 export function createDatabaseMetering(database: Database) {
-  return createGroupMetering((events) => writeUsage(database, events));
+  return createGroupMetering((events) => writeUsageChecked(database, events));
 }
