@@ -36,6 +36,7 @@ import { createKeyVerifier } from './features/keys/verify';
 import { registerOauthRoutes } from './features/oauth/routes';
 import { registerOpenApiRoute } from './features/openapi/routes';
 import { registerOrganizationRoutes } from './features/organizations/routes';
+import { registerPartitions } from './features/partitions/register';
 import { registerQueryConsole } from './features/query-console/register';
 import { registerReleases } from './features/releases/register';
 import { FITTED_MODEL } from './features/scoring/fitted';
@@ -209,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const usageAlerts = registerUsageAlerts(app, { database, hub, mailer, publicUrl: config.publicUrl });
   registerUsageRetention(app, { database, config });
   registerUsageRollups(app, { database });
+  registerPartitions(app, { database });
   registerInvoices(app, { database });
   registerContact(app, { database, mailer, limiter, publicUrl: config.publicUrl, supportEmail: config.supportEmail });
   registerStepUpRoutes(app, { database, limiter });

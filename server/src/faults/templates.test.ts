@@ -68,6 +68,8 @@ describe('template bombs', () => {
       ROOT_EMAIL: EMAIL,
       ROOT_PASSWORD: PASSWORD,
     });
+    // Every bomb answers 422 and, having run on a real record, is metered as served (decision 0044).
+    let failed = 0;
     try {
       await child.waitFor('Tessera console:', 60_000);
       const base = `http://127.0.0.1:${port}`;
@@ -82,6 +84,7 @@ describe('template bombs', () => {
 
       for (const bomb of BOMBS) {
         for (const format of ['json', 'csv']) {
+          failed++;
           let bombDone = false;
           let healthyDuringBomb = 0;
           const health = (async () => {
@@ -119,7 +122,7 @@ describe('template bombs', () => {
       const [row] = await database.query<{ n: number; ok: number }>(
         `select count(*)::int as n, count(*) filter (where status = 200)::int as ok from usage`,
       );
-      expect(row).toEqual({ n: 1, ok: 1 }); // only the plain lookup
+      expect(row).toEqual({ n: 1 + failed, ok: 1 }); // the plain lookup, and each bomb with its 422
     } finally {
       await database.close();
       await drop();

@@ -2,7 +2,7 @@
  * Data stewardship (issue 22, decision 0039): opt-out requests from the public, and the lookup audit trail. The
  * suppressions themselves are in people.ts (the lookups read them there).
  */
-import { bigint, bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * An opt-out asked for on the contact page. Only the SHA-256 of its link's token is kept. The address and phone are
@@ -26,13 +26,14 @@ export const optOutRequests = pgTable(
 );
 
 /**
+ * Partitioned by month of `at` (migration 0028, decision 0047): retention drops whole months.
  * One row per input of every lookup call, written with the call's usage row in the same statement: keyed hashes
  * (HMAC-SHA256, hex) of the input's values, never the values, and the identities returned.
  */
 export const lookupAudit = pgTable(
   'lookup_audit',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
     requestId: text('request_id').notNull(),
     userId: integer('user_id').notNull(),
@@ -45,6 +46,7 @@ export const lookupAudit = pgTable(
     identityIds: bigint('identity_ids', { mode: 'number' }).array().notNull(),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.at] }),
     index('lookup_audit_at_idx').on(t.at),
     index('lookup_audit_values_idx').using('gin', t.valueHmacs),
     index('lookup_audit_identities_idx').using('gin', t.identityIds),

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  date,
   index,
   integer,
   numeric,
@@ -26,11 +27,19 @@ function columnsOf<C>(names: readonly CallMetric[], column: (name: string) => C)
   return Object.fromEntries(names.map((n) => [n, column(metricColumn(n))])) as Record<CallMetric, C>;
 }
 
+/**
+ * Partitioned by month (`month`, the UTC month of `at`; migration 0028, decision 0047): retention drops whole
+ * months. A request id is unique within its month; the metering statement also looks one month back for the calls
+ * of a month's first hour, so a retry across the turn of a month is still counted once.
+ */
 export const usage = pgTable(
   'usage',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    month: date('month', { mode: 'string' })
+      .notNull()
+      .default(sql`(date_trunc('month', now() at time zone 'UTC'))::date`),
     requestId: text('request_id').notNull(),
     userId: integer('user_id').notNull(),
     organizationId: integer('organization_id'),
@@ -55,7 +64,8 @@ export const usage = pgTable(
     requestHash: text('request_hash'),
   },
   (t) => [
-    uniqueIndex('usage_request_idx').on(t.requestId),
+    primaryKey({ columns: [t.id, t.month] }),
+    uniqueIndex('usage_request_idx').on(t.requestId, t.month),
     /** The tail not yet aggregated (usage_tail()). */
     index('usage_txid_idx').on(t.txid),
     index('usage_organization_at_idx').on(t.organizationId, t.at),

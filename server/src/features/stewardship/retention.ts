@@ -1,11 +1,12 @@
 /**
  * Retention of the other personal data (issue 22 item 4, decision 0039), beside usage rows (usage-retention,
  * decision 0029): the lookup audit trail, page views and contact messages past their settings, and opt-out requests
- * never confirmed once their link has expired (they hold an address). Each table is emptied of its old rows a batch
- * per statement, oldest first (`skip locked`, so several processes may run it at once); at start, then hourly.
+ * never confirmed once their link has expired (they hold an address). The audit trail's months wholly past its
+ * cutoff are dropped as partitions (decision 0047); each table is then emptied of its old rows a batch per statement, oldest first (`skip locked`, so several processes may run it at once); at start, then hourly.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
+import { dropMonthsBefore } from '../../db/month-partitions';
 import { periodicJob } from '../../jobs/periodic';
 import { retentionCutoff } from '../usage-retention/retention';
 
@@ -92,6 +93,8 @@ export function createDataRetention(options: {
       for (const target of targets(options.settings)) {
         const cutoff = target.cutoff(at);
         if (!cutoff) continue;
+        // The audit trail's months wholly past the cutoff go as whole partitions; the rest row by row (decision 0047).
+        if (target.table === 'lookup_audit') await dropMonthsBefore(database, 'lookup_audit', cutoff);
         const text = statement(target);
         for (;;) {
           const [row] = await database.query<{ n: number }>(text, [cutoff.toISOString(), batchRows]);

@@ -1,11 +1,12 @@
 /**
  * Usage retention (issue 16, decision 0029): usage rows older than USAGE_RETENTION_MONTHS calendar months are
- * deleted, oldest first, a batch per statement until none is left; the rollups (and so every chart, total and
+ * deleted: the months wholly past the cutoff as whole partitions (decision 0047), the rest oldest first, a batch per statement until none is left; the rollups (and so every chart, total and
  * bill) stay. The job runs at start and then hourly on an unref'd timer, and stops with the app. Several processes
  * may run it at once: each batch takes rows no other batch holds (`skip locked`), and a row deleted is deleted.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
+import { dropMonthsBefore } from '../../db/month-partitions';
 import { periodicJob } from '../../jobs/periodic';
 
 export const BATCH_ROWS = 10_000;
@@ -42,6 +43,8 @@ export interface RetentionRun {
   deleted: number;
   /** Delete statements run, the last one finding fewer rows than a batch. */
   batches: number;
+  /** Month partitions dropped whole. */
+  dropped: string[];
 }
 
 export interface RetentionOptions {
@@ -66,7 +69,11 @@ export function createUsageRetention(options: RetentionOptions) {
     name: 'usage retention run',
     logger: options.logger,
     async run(stopping): Promise<RetentionRun> {
-      const cutoff = retentionCutoff(new Date(now()), months).toISOString();
+      const cutoffAt = retentionCutoff(new Date(now()), months);
+      const cutoff = cutoffAt.toISOString();
+      // Months wholly past the cutoff go as whole partitions (decision 0047); a test's run, scoped to its own
+      // organization in a shared database, leaves them alone.
+      const dropped = scoped ? [] : await dropMonthsBefore(database, 'usage', cutoffAt);
       const params: unknown[] = [cutoff, batchRows, ...(scoped ? [options.organizationId] : [])];
       let deleted = 0;
       let batches = 0;
@@ -76,8 +83,10 @@ export function createUsageRetention(options: RetentionOptions) {
         deleted += row?.n ?? 0;
         if ((row?.n ?? 0) < batchRows || stopping()) break;
       }
-      if (deleted > 0) options.logger?.info({ deleted, batches, cutoff }, 'old usage rows deleted');
-      return { cutoff, deleted, batches };
+      if (deleted > 0 || dropped.length > 0) {
+        options.logger?.info({ deleted, batches, cutoff, dropped }, 'old usage rows deleted');
+      }
+      return { cutoff, deleted, batches, dropped };
     },
   });
 

@@ -62,10 +62,17 @@ const WRITE = `with rows as (
     key_id text, method text, path text, status int, ${METRIC_COLUMNS.map((c) => `${c} int`).join(', ')}, cost numeric,
     lookups json, request_hash text)
 ), written as (
-  insert into usage (at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost, request_hash)
-  select at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost, request_hash from rows
+  insert into usage (at, month, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost,
+    request_hash)
+  select at, (date_trunc('month', at at time zone 'UTC'))::date, request_id, ${IDENTITY.join(', ')}, status,
+    ${METRIC_COLUMNS.join(', ')}, cost, request_hash from rows r
+  -- A request id is unique within its month (the partition key): in a month's first hour, a retry of a call metered
+  -- in the last month is looked for there.
+  where (r.at at time zone 'UTC') >= date_trunc('month', r.at at time zone 'UTC') + interval '1 hour'
+    or not exists (select 1 from usage p where p.request_id = r.request_id
+      and p.month = (date_trunc('month', r.at at time zone 'UTC') - interval '1 month')::date)
   order by request_id
-  on conflict (request_id) do nothing
+  on conflict (request_id, month) do nothing
   returning *
 ), audited as (
   insert into lookup_audit (at, request_id, user_id, organization_id, key_id, method, path, input, value_hmacs,
