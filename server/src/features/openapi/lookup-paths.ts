@@ -175,6 +175,15 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
     description: `Makes a retry safe: a repeat of the same request (method, path, query and body) within ${IDEMPOTENCY.keepHours} hours gets the first reply again with Idempotent-Replayed: true, neither run nor charged. The same key with another request answers 422; while the first still runs, 409. Keys are per API key (per user for console sessions).`,
     example: 'order-2041-retry-1',
   };
+  const requestId = {
+    name: 'X-Request-Id',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:+/=~-]+$' },
+    description:
+      "The request's identity, as a client or a balancer (HAProxy's unique-id) sets it; else the server makes one. It is the reply's requestId and the usage row's key: a retry with the same id and the same request is answered again and billed once; the same id with another request answers 409 (a PUT, already streamed, is billed under an id of its own). A malformed one answers 400.",
+    example: 'order-2041-attempt',
+  };
   const okHeaders = { ...BASE_HEADERS, ...RATE_HEADERS };
   const batchHeaders = {
     ...okHeaders,
@@ -199,6 +208,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
           ...(queryOf(get)[i] !== undefined ? { example: queryOf(get)[i] } : {}),
         })),
         ...optionParameters([], queryOf(get)),
+        requestId,
       ],
       responses: {
         '200': {
@@ -206,7 +216,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
           headers: { ...okHeaders, 'Content-Disposition': header('ContentDisposition') },
           content: jsonAndCsv(ref('LookupResult'), get),
         },
-        ...errors(common),
+        ...errors({ ...common, '409': 'The X-Request-Id was used already for another request.' }),
       },
     },
     post: {
@@ -215,7 +225,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
       description: `${endpointRules(endpoint)} Up to ${LOOKUP_LIMITS.maxInputs.toLocaleString('en-US')} inputs in one call${plain ? `, each the ${plain} as a string or an object of named inputs` : ', each an object of named inputs'}; every input's errors are reported at once (400, up to 20). Results come in the order of the inputs, each echoing its input. Options go in the body beside \`inputs\`; any other name is refused. Send an Idempotency-Key to retry safely. For more inputs, PUT a CSV.`,
       tags,
       security: LOOKUP_SECURITY,
-      parameters: [idempotency, requestedWith(false), CONTENT_ENCODING],
+      parameters: [idempotency, requestId, requestedWith(false), CONTENT_ENCODING],
       requestBody: {
         required: true,
         content: {
@@ -249,7 +259,8 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
         },
         ...errors({
           ...common,
-          '409': 'The first request with this Idempotency-Key is still running.',
+          '409':
+            'The first request with this Idempotency-Key is still running, or the X-Request-Id was used already for another request.',
           '413': null,
           '415': 'The body is not application/json, or its Content-Encoding is not gzip, deflate or br.',
           '422': null,
@@ -262,7 +273,13 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
       description: `${endpointRules(endpoint)} The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of ${endpoint} (${inputs.join(', ')}); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an \`error\` column appended. Problems with the header or the first ${STREAM_BATCH} rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.`,
       tags,
       security: LOOKUP_SECURITY,
-      parameters: [idempotency, requestedWith(false), CONTENT_ENCODING, ...optionParameters(['format'], queryOf(put))],
+      parameters: [
+        idempotency,
+        requestId,
+        requestedWith(false),
+        CONTENT_ENCODING,
+        ...optionParameters(['format'], queryOf(put)),
+      ],
       requestBody: {
         required: true,
         content: {
