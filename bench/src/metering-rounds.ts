@@ -107,7 +107,9 @@ for (const connections of values.connections!.split(',').map(Number)) {
     meteredOk += b.ok;
     const round = { off: a.rps, on: b.rps, ratio: b.rps / a.rps, onP99: b.p99, load1: loadavg()[0]! };
     rounds.push(round);
-    log(`c=${connections} round ${r + 1}: off ${a.rps.toFixed(0)} on ${b.rps.toFixed(0)} ratio ${round.ratio.toFixed(3)} load ${round.load1.toFixed(2)}`);
+    log(
+      `c=${connections} round ${r + 1}: off ${a.rps.toFixed(0)} on ${b.rps.toFixed(0)} ratio ${round.ratio.toFixed(3)} load ${round.load1.toFixed(2)}`,
+    );
   }
   results.push({
     connections,

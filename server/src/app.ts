@@ -68,7 +68,7 @@ import { registerOriginCheck } from './http/origin';
 import { registerRequestIdCheck, requestIdOf } from './http/request-id';
 import { registerStandingGate } from './http/standing-gate';
 import { serveNonWebSocketUpgrades } from './http/upgrade';
-import { loggerOptions } from './logger';
+import { serverLogger } from './logger';
 import { createMailer, type Mailer } from './mail';
 import { redisPlace } from './runtime';
 import type { Fanout } from './socket/fanout';
@@ -111,7 +111,7 @@ function acceptEmptyJson(app: FastifyInstance): void {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, fanout } = deps;
   const app = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
+    loggerInstance: deps.logger ?? serverLogger(config.logLevel), // access lines written asynchronously
     genReqId: requestIdOf, // a client's or balancer's X-Request-Id when valid (decision 0046)
     requestIdHeader: false,
     trustProxy: config.trustProxy,

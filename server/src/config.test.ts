@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
@@ -41,5 +41,36 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  });
+
+  it('runs a process per core on PostgreSQL, one on the embedded database, and refuses a bad WEB_CONCURRENCY', () => {
+    const url = 'postgres://tessera@db:5432/tessera';
+    expect(loadConfig({ DATABASE_URL: url }).webConcurrency).toBe(availableParallelism());
+    expect(loadConfig({ DATABASE_URL: url, WEB_CONCURRENCY: ' 3 ' }).webConcurrency).toBe(3);
+    expect(loadConfig({ DATABASE_URL: url, WEB_CONCURRENCY: '' }).webConcurrency).toBe(availableParallelism());
+    expect(loadConfig({}).webConcurrency).toBe(1);
+    expect(loadConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
+    for (const bad of ['0', 'abc', '-2', '1.5', '2x', '257']) {
+      expect(() => loadConfig({ DATABASE_URL: url, WEB_CONCURRENCY: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ DATABASE_URL: url, WEB_CONCURRENCY: bad })).toThrow(
+        'Invalid configuration: WEB_CONCURRENCY must be a whole number from 1 to 256.',
+      );
+    }
+    // The embedded database belongs to one process: asking for more stops the start rather than serving with fewer.
+    expect(() => loadConfig({ WEB_CONCURRENCY: '2' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WEB_CONCURRENCY: '2' })).toThrow(/^Invalid configuration: WEB_CONCURRENCY must be 1 on/);
+  });
+
+  it('pools PostgreSQL connections in session mode unless DATABASE_POOL_MODE says transaction', () => {
+    const url = 'postgres://tessera@pgbouncer:6432/tessera';
+    expect(loadConfig({ DATABASE_URL: url }).databasePoolMode).toBe('session');
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOL_MODE: 'transaction' }).databasePoolMode).toBe('transaction');
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOL_MODE: 'session' }).databasePoolMode).toBe('session');
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_POOL_MODE: 'statement' })).toThrow(
+      /^Invalid configuration: DATABASE_POOL_MODE: /,
+    );
+    // The embedded database has no pool to set: the setting alone is taken for a DATABASE_URL left out.
+    expect(() => loadConfig({ DATABASE_POOL_MODE: 'transaction' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_POOL_MODE: 'transaction' })).toThrow(/DATABASE_POOL_MODE=transaction needs/);
   });
 });

@@ -1,10 +1,12 @@
 /** Environment -> typed configuration, with defaults that run the product embedded on one machine. */
 import { existsSync, realpathSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IDENTITY_PROVIDERS, type ProviderId } from '@tessera/common/providers';
 import { canonicalEmail, isEmail } from '@tessera/common/validation';
 import { z } from 'zod';
+import type { PoolMode } from './db/client';
 import { ClusterSettingError, parseClusters } from './db/cluster-setting';
 import { type DatabaseTimeouts, databaseTimeouts } from './db/timeouts';
 
@@ -40,6 +42,8 @@ const envSchema = z.object({
   SEED_IDENTITIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(5_000),
+  /** `transaction` behind PgBouncer in transaction mode (decision 0042). */
+  DATABASE_POOL_MODE: z.enum(['session', 'transaction'] satisfies PoolMode[]).default('session'),
   /** Months of usage rows kept; older rows are deleted hourly, rollups stay (decision 0029). 0 keeps them all. */
   USAGE_RETENTION_MONTHS: z.coerce.number().int().min(0).max(1200).default(13),
   /** Issue 22 (decision 0039): months of lookup audit rows, days of page views, months of contact messages; 0 keeps all. */
@@ -52,6 +56,8 @@ const envSchema = z.object({
   RELEASES_DIR: optional,
   /** Deployment environments: JSON, or the path of a JSON file; none: the `local` environment (decision 0038). */
   ENVIRONMENTS: optional,
+  /** Server processes on PostgreSQL (decision 0043); unset: one per core, and 1 on the embedded database. */
+  WEB_CONCURRENCY: optional,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .string()
@@ -97,12 +103,16 @@ export interface Config {
   /** The client libraries' packages (scripts/build-clients.mjs), offered at /clients/{file}. */
   clientsDir: string;
   versionOverride: string | null;
+  /** WEB_CONCURRENCY: server processes, a cluster's workers when above 1; always 1 on the embedded database. */
+  webConcurrency: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
   /** Generated identities loaded when the embedded database has no people yet; 0 turns seeding off. */
   seedIdentities: number;
   /** How long the server waits on PostgreSQL (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_CONNECT_TIMEOUT_MS). */
   databaseTimeouts: DatabaseTimeouts;
+  /** DATABASE_POOL_MODE: how connections reach PostgreSQL, directly (`session`) or via PgBouncer's `transaction`. */
+  databasePoolMode: PoolMode;
   /** Usage rows older than this many months are deleted (rollups stay); 0 keeps every row. */
   usageRetentionMonths: number;
   /** Issue 22: retention of the lookup audit trail, page views and contact messages (0 keeps all). */
@@ -193,6 +203,21 @@ function resolvedDir(dir: string): string {
   return existsSync(absolute) ? realpathSync(absolute) : absolute;
 }
 
+function webConcurrency(value: string | null, databaseUrl: string | null): number {
+  if (value === null) return databaseUrl ? availableParallelism() : 1;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= 1 && n <= 256)) {
+    throw new ConfigError('Invalid configuration: WEB_CONCURRENCY must be a whole number from 1 to 256.');
+  }
+  if (n > 1 && !databaseUrl) {
+    throw new ConfigError(
+      'Invalid configuration: WEB_CONCURRENCY must be 1 on the embedded database, which belongs to one process; ' +
+        'set DATABASE_URL to run several server processes.',
+    );
+  }
+  return n;
+}
+
 function clusterSetting(value: string | null): Record<string, string> {
   try {
     return parseClusters(value);
@@ -218,6 +243,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DATABASE_URL && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
     throw new ConfigError('Invalid configuration: DATABASE_URL must start with postgres:// or postgresql://.');
   }
+  if (e.DATABASE_POOL_MODE === 'transaction' && !e.DATABASE_URL) {
+    // The embedded database has no pool: a setting that would change nothing is more likely a lost DATABASE_URL.
+    throw new ConfigError('Invalid configuration: DATABASE_POOL_MODE=transaction needs a PostgreSQL DATABASE_URL.');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -238,10 +267,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staticDir: resolvedDir(e.STATIC_DIR ?? path.join(repoRoot, 'web/dist')),
     clientsDir: path.resolve(e.CLIENTS_DIR ?? path.join(repoRoot, 'clients/dist')),
     versionOverride: e.TESSERA_VERSION,
+    webConcurrency: webConcurrency(e.WEB_CONCURRENCY, e.DATABASE_URL),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     seedIdentities: e.SEED_IDENTITIES,
     databaseTimeouts: databaseTimeouts(e.DATABASE_STATEMENT_TIMEOUT_MS, e.DATABASE_CONNECT_TIMEOUT_MS),
+    databasePoolMode: e.DATABASE_POOL_MODE,
     usageRetentionMonths: e.USAGE_RETENTION_MONTHS,
     dataRetention: {
       lookupAuditMonths: e.LOOKUP_AUDIT_RETENTION_MONTHS,

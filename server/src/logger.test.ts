@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl, serializeError } from './logger';
+import { endLogs, redactUrl, serializeError, serverLogger } from './logger';
 import { buildTestApp, type TestApp } from './test/harness';
+import { scratchDir } from './test/scratch-dir';
 
 describe('redactUrl', () => {
   it('keeps path and parameter names, drops values', () => {
@@ -31,6 +35,31 @@ describe('request logs', () => {
     const text = t.logs.join('\n');
     expect(text).toContain('/v2/identities/byEmail?email=[redacted]&phone=[redacted]');
     expect(text).not.toMatch(/jane|private\.example|5551234567|secretsecret|abc123secret/);
+  });
+});
+
+describe('the server logger', () => {
+  it('writes off the caller, and once ended has written every line, in order', async () => {
+    const file = path.join(scratchDir('log'), 'server.log');
+    const destination = pino.destination({ dest: file, sync: false, maxWrite: 4096 });
+    const request = serverLogger('info', destination).child({ reqId: 'r1' }); // as Fastify's request loggers are
+    for (let n = 0; n < 5000; n++) request.info({ n }, 'request completed');
+    await endLogs(request);
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { n: number; reqId: string });
+    expect(lines.map((l) => l.n)).toEqual([...Array(5000).keys()]);
+    expect(lines.every((l) => l.reqId === 'r1')).toBe(true);
+  });
+
+  it('leaves a synchronous destination open', async () => {
+    const out: string[] = [];
+    const logger = serverLogger('info', { write: (line: string) => void out.push(line) });
+    logger.info('one');
+    await endLogs(logger);
+    logger.info('two');
+    expect(out).toHaveLength(2);
   });
 });
 

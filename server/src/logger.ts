@@ -3,9 +3,12 @@
  * and cookies are censored, and every query string value is replaced, since lookups put e-mails, phones
  * and names there.
  */
-import type { LoggerOptions } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export const REDACTED = '[redacted]';
+
+/** The most a write to a pipe may carry and still never interleave with another writer's (POSIX: at least 512). */
+const PIPE_BUF = 4096;
 
 /** Keeps the path and the parameter names of a URL; drops every value. */
 export function redactUrl(url: string): string {
@@ -46,6 +49,45 @@ export function loggerOptions(level: string): LoggerOptions {
       err: serializeError,
     },
   };
+}
+
+/**
+ * The server's logger: JSON lines on stdout, written asynchronously (pino's `sync: false` destination), so a
+ * request never waits on the write of its access line (decision 0043). Lines are written in order, each whole;
+ * `endLogs` writes out the rest before a clean exit, and pino writes out what it holds when a process exits otherwise.
+ */
+export function serverLogger(
+  level: string,
+  // Whole lines in writes of at most PIPE_BUF bytes (a longer line goes alone): the workers of a cluster share one
+  // stdout, and a pipe keeps such writes whole where a larger one could interleave with another process's.
+  destination: DestinationStream = pino.destination({ dest: 1, sync: false, maxWrite: PIPE_BUF }),
+): Logger {
+  return pino(loggerOptions(level), destination);
+}
+
+/** The parts of pino's destination (sonic-boom) that `endLogs` uses. */
+interface EndableDestination {
+  sync?: boolean;
+  destroyed?: boolean;
+  end: () => void;
+  once: (event: string, listener: () => void) => void;
+}
+
+/**
+ * Waits until every line a logger (or its children) has been given is written, then ends its destination: the last
+ * step before a clean exit. `logger.flush()` is not enough: with pino's destination as the server uses it, it calls
+ * back at once, even while a write is under way, and exiting then could cut that write off. A synchronous or other
+ * destination has nothing pending and is left open.
+ */
+export function endLogs(logger: object): Promise<void> {
+  const stream = (logger as unknown as Record<symbol, EndableDestination | undefined>)[pino.symbols.streamSym];
+  // Only pino's asynchronous destination (sonic-boom with sync: false) holds lines back.
+  if (stream?.sync !== false || stream.destroyed || typeof stream.end !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('close', resolve);
+    stream.once('error', resolve);
+    stream.end();
+  });
 }
 
 /**

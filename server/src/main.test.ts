@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { accessLines, requestOnce } from './test/access-lines';
 import { CONSOLE_HEADERS } from './test/harness';
 import { emptyStorageEnv, freePort, runChild, storageEnv } from './test/process';
 import { openSocket } from './test/socket-client';
@@ -75,6 +76,24 @@ describe('the server process', { timeout: 120_000 }, () => {
     second.proc.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     await drop();
+  });
+
+  it('has written the access line of every request answered before SIGTERM when it exits', async () => {
+    const port = await freePort();
+    // On PostgreSQL this is a process per core (decision 0043); on the embedded database, one process.
+    const child = runChild(['server/src/main.ts'], {
+      ...storageEnv(),
+      PORT: String(port),
+      SEED_IDENTITIES: '0',
+      LOG_LEVEL: 'info',
+    });
+    await child.waitFor('Tessera console:');
+    const answered = await Promise.all(Array.from({ length: 200 }, () => requestOnce(port, 'GET', '/healthz')));
+    child.proc.kill('SIGTERM');
+    expect(await child.exited).toBe(0);
+    expect(answered.every((a) => a.status === 200)).toBe(true);
+    const logged = new Set(accessLines(child.output()).map((l) => l.reqId));
+    expect(answered.filter((a) => !logged.has(a.id)).map((a) => a.id)).toEqual([]);
   });
 
   it('refuses to start with a bad configuration, naming it', async () => {

@@ -1,26 +1,69 @@
-/** Process entry: config -> database -> app -> listen. SIGTERM drains in-flight requests and exits 0. */
+/**
+ * Process entry: config -> database -> app -> listen. SIGTERM drains in-flight requests and exits 0.
+ * On PostgreSQL with WEB_CONCURRENCY above 1 (one per core by default) this process is a cluster's primary: it
+ * migrates, then forks that many workers, each of which runs this module again and serves (decision 0043).
+ */
+import cluster from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { superviseWorkers, WORKER_READY } from './cluster';
+import { relayForWorkers, workerFanout, workerLimiter, workerRates } from './cluster-shared';
+import { type Config, ConfigError, loadConfig } from './config';
 import { ensureDemoOrganization } from './features/contracts/demo';
 import { thousands } from './features/people/generate/progress';
 import { seedIdentities } from './features/people/import/seed';
+import { endLogs, loggerOptions } from './logger';
 import { openFanout, openStorage } from './runtime';
 
 const DRAIN_LIMIT_MS = 15_000;
 
 export async function serve(): Promise<void> {
   const config = loadConfig();
+  if (cluster.isWorker) return serveHttp(config, true);
+  if (config.webConcurrency > 1) return servePrimary(config);
+  return serveHttp(config, false);
+}
+
+/** Migrates (and makes the first root user) once, then starts the workers and waits for them all to listen. */
+async function servePrimary(config: Config): Promise<void> {
+  const log = pino(loggerOptions(config.logLevel)); // a few lines, written as they come
   const database = await openStorage(config, (line) => console.log(line), true);
-  const seeding = await seedIdentities(database, config.seedIdentities);
-  if (seeding.seeded) {
-    await ensureDemoOrganization(database);
-    const { loaded, seconds } = seeding.summary;
-    console.log(
-      `Seeded the empty embedded database with ${thousands(loaded)} generated identities in ${seconds.toFixed(1)} s.`,
-    );
+  await database.close();
+  // Without Redis the workers share the fan-out and the counters through this process.
+  if (!config.redisUrl) relayForWorkers();
+  const address = new URL(config.publicUrl.href);
+  superviseWorkers({
+    count: config.webConcurrency,
+    entry: fileURLToPath(import.meta.url),
+    log,
+    drainLimitMs: DRAIN_LIMIT_MS,
+    onReady() {
+      log.info(`Tessera on PostgreSQL: ${config.webConcurrency} server processes (WEB_CONCURRENCY)`);
+      // The primary relays SIGTERM and SIGINT to every worker from the start, so a supervisor may signal at once.
+      process.stdout.write(`\nTessera console: ${address.origin}/\n\n`);
+    },
+  });
+}
+
+/** The server itself: alone (the embedded database, or WEB_CONCURRENCY=1), or as one of a cluster's workers. */
+async function serveHttp(config: Config, worker: boolean): Promise<void> {
+  // A worker's primary has migrated and said what it did; the worker's own pass finds nothing to do.
+  const database = await openStorage(config, worker ? () => {} : (line) => console.log(line), true);
+  if (!worker) {
+    const seeding = await seedIdentities(database, config.seedIdentities);
+    if (seeding.seeded) {
+      await ensureDemoOrganization(database);
+      const { loaded, seconds } = seeding.summary;
+      console.log(
+        `Seeded the empty embedded database with ${thousands(loaded)} generated identities in ${seconds.toFixed(1)} s.`,
+      );
+    }
   }
-  const fanout = await openFanout(config);
-  const app = await buildApp({ config, database, fanout });
+  const throughPrimary = worker && !config.redisUrl;
+  const fanout = throughPrimary ? workerFanout() : await openFanout(config);
+  const shared = throughPrimary ? { limiter: workerLimiter(), rates: workerRates() } : {};
+  const app = await buildApp({ config, database, fanout, ...shared });
   await app.listen({ port: config.port, host: config.host });
   const address = new URL(config.publicUrl.href);
   app.log.info(
@@ -33,17 +76,19 @@ export async function serve(): Promise<void> {
     app.log.info({ signal }, 'draining');
     setTimeout(() => {
       app.log.error('drain took too long; exiting');
-      process.exit(1);
+      process.exit(1); // pino writes out what it holds as the process exits
     }, DRAIN_LIMIT_MS).unref();
     await app.close(); // stops accepting, answers 503 meanwhile, waits for in-flight requests, closes sockets
     await fanout.close();
     await database.close();
+    await endLogs(app.log); // request lines are written off the request path: every one is out before exiting
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   // Announced only once the handlers are in: a supervisor may signal the moment it reads this line.
-  process.stdout.write(`\nTessera console: ${address.origin}/\n\n`);
+  if (worker) process.send?.({ type: WORKER_READY });
+  else process.stdout.write(`\nTessera console: ${address.origin}/\n\n`);
 }
 
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));

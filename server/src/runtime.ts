@@ -3,6 +3,7 @@ import { type Config, ConfigError } from './config';
 import { type Database, openDatabase } from './db/client';
 import { DataDirInUse } from './db/data-dir-lock';
 import { migrate } from './db/migrate';
+import { RoleSettingsError } from './db/role-settings';
 import { ensureRootUser } from './features/users/service';
 import { type Fanout, memoryFanout, redisFanout } from './socket/fanout';
 import { deploymentNamespace, type RedisPlace } from './socket/redis-namespace';
@@ -23,9 +24,12 @@ export async function openStorage(
       url: config.databaseUrl,
       dataDir: config.dataDir,
       timeouts: serving ? config.databaseTimeouts : null,
+      poolMode: config.databasePoolMode,
+      report,
     });
   } catch (err) {
-    if (err instanceof DataDirInUse) throw new ConfigError(err.message);
+    // Told as a configuration problem: a message for the operator, not a stack.
+    if (err instanceof DataDirInUse || err instanceof RoleSettingsError) throw new ConfigError(err.message);
     throw err;
   }
   try {

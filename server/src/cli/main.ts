@@ -78,7 +78,11 @@ async function run(argv: string[]): Promise<void> {
       return serve();
     case 'migrate': {
       const config = loadConfig();
-      const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+      const database = await openDatabase({
+        url: config.databaseUrl,
+        dataDir: config.dataDir,
+        poolMode: config.databasePoolMode,
+      });
       try {
         await migrate(database);
         console.log(`Migrations applied (${database.engine}).`);

@@ -14,6 +14,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
+import { pooledTransaction } from './pooled-transaction';
+import { applyRoleSettings, connectionSettings } from './role-settings';
 import * as schema from './schema';
 import type { DatabaseTimeouts } from './timeouts';
 
@@ -32,7 +34,8 @@ export interface Database {
   close(): Promise<void>;
   /**
    * One statement straight to the engine, without the ORM: the lookup path, where every microsecond shows.
-   * `prepare` keeps the statement planned on each PostgreSQL connection (named by a hash of its text).
+   * `prepare` keeps the statement planned on each PostgreSQL connection (named by a hash of its text); in pool mode
+   * `transaction` it is ignored, as PgBouncer cannot carry named statements there (decision 0042).
    * PostgreSQL connections use generic plans (decision 0017); `customPlan` plans this call for its values, in a
    * transaction of its own, for a statement whose best plan depends on them.
    */
@@ -56,7 +59,17 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Time limits on PostgreSQL (none when absent: the CLI's bulk loads and statistics may run long). */
   timeouts?: DatabaseTimeouts | null;
+  /**
+   * How the connections reach PostgreSQL (DATABASE_POOL_MODE): `session` (default: directly, or through a pooler in
+   * session mode) sends the settings as start-up parameters and names prepared statements; `transaction` (PgBouncer
+   * in transaction mode, decision 0042) sends neither and makes the settings the role's defaults in the database.
+   */
+  poolMode?: PoolMode;
+  /** Told what an operator should know at start (pool mode `transaction`: role defaults changed). */
+  report?: (line: string) => void;
 }
+
+export type PoolMode = 'session' | 'transaction';
 
 const statementNames = new Map<string, string>();
 /** A stable name for a prepared statement: the same text always gets the same name, other texts never do. */
@@ -99,6 +112,8 @@ function wrap(
   raw: Database['raw'],
   close: () => Promise<void>,
   timeouts?: DatabaseTimeouts | null,
+  /** False behind PgBouncer in transaction mode: a statement named on one server connection is unknown on the next. */
+  namedStatements = true,
 ): Database {
   const budgets = { lookup: timeouts?.lookupMs, usage: timeouts?.usageMs };
   return {
@@ -106,12 +121,13 @@ function wrap(
     engine,
     raw,
     close,
-    transaction: (fn) => db.transaction(fn),
+    transaction: (fn) => (raw.kind === 'postgres' ? pooledTransaction(raw.pool, fn) : db.transaction(fn)),
     query: async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
       if (raw.kind === 'pglite') return (await raw.client.query<T>(text, params)).rows as T[];
-      const config: pg.QueryConfig & { query_timeout?: number } = options?.prepare
-        ? { name: statementName(text), text, values: params }
-        : { text, values: params };
+      const config: pg.QueryConfig & { query_timeout?: number } =
+        options?.prepare && namedStatements
+          ? { name: statementName(text), text, values: params }
+          : { text, values: params };
       const budget = options?.budget && budgets[options.budget];
       if (budget) config.query_timeout = budget;
       if (!options?.customPlan) return (await raw.pool.query(config)).rows as T[];
@@ -128,27 +144,43 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // Generic plans (decision 0017): the lookup's statements take longer to plan than to run, and PostgreSQL's own
     // choice kept planning them afresh on every call.
     const t = options.timeouts;
+    const settings = connectionSettings(t);
+    const session = options.poolMode !== 'transaction';
     const pool = new pg.Pool({
       connectionString: options.url,
-      // Set in the connection's start-up packet: in force before its first statement, with no query of its own
-      // (a query sent from the pool's connect event raced the first one: pg deprecates that and 9.0 refuses it).
-      options: '-c plan_cache_mode=force_generic_plan',
       max: options.poolSize ?? 10,
       keepAlive: true,
       ...(t && {
         connectionTimeoutMillis: t.connectMs,
         idleTimeoutMillis: t.idleMs,
-        statement_timeout: t.statementMs,
         // The client's own limit, for a server that does not answer at all (its statement_timeout cannot fire then).
         query_timeout: t.statementMs + 1000,
-        idle_in_transaction_session_timeout: t.statementMs * 4,
+      }),
+      // Set in the connection's start-up packet: in force before its first statement, with no query of its own
+      // (a query sent from the pool's connect event raced the first one: pg deprecates that and 9.0 refuses it).
+      // PgBouncer refuses these parameters, so in transaction mode they are the role's defaults instead.
+      ...(session && {
+        options: `-c plan_cache_mode=${settings.plan_cache_mode}`,
+        statement_timeout: settings.statement_timeout,
+        idle_in_transaction_session_timeout: settings.idle_in_transaction_session_timeout,
       }),
     });
     // An idle client's error (e.g. the server restarting) must not crash the process; the next query reconnects.
     pool.on('error', () => {});
+    // A checked-out client has no pool listener (drizzle's transactions hold one between statements): its lost
+    // connection must fail its statements, not the process. The pool drops such a client on release. Behind PgBouncer
+    // a crashed server connection ends its client's connection with it ("server conn crashed?").
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    const database = wrap(db, 'postgres', { kind: 'postgres', pool, url: options.url }, () => pool.end(), t);
-    await database.ping();
+    const raw = { kind: 'postgres' as const, pool, url: options.url };
+    const database = wrap(db, 'postgres', raw, () => pool.end(), t, session);
+    try {
+      if (session) await database.ping();
+      else await applyRoleSettings(pool, settings, options.report);
+    } catch (err) {
+      await pool.end().catch(() => {});
+      throw err;
+    }
     return database;
   }
   let dataDir: string | undefined;

@@ -51,7 +51,13 @@ export function runChild(args: string[], env: Record<string, string>): Child {
   const proc = spawn(node, [...loader, ...args], {
     cwd: REPO_ROOT,
     // One process unless a test asks for more: a server's output, memory and pid are then the process's own.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', WEB_CONCURRENCY: '1', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'warn',
+      WEB_CONCURRENCY: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -270,8 +270,16 @@ describe('POST lookups', () => {
     const usage = async (id: unknown) => {
       const [row] = await t.database.query<Record<string, unknown>>('select * from usage where request_id = $1', [id]);
       // The ids, times, transaction and fingerprint (which tells one request from another) differ by nature.
-      const { id: _id, request_id: _r, at: _a, created_at: _c, milliseconds: _m, txid: _x, request_hash: _h, ...rest } =
-        row!;
+      const {
+        id: _id,
+        request_id: _r,
+        at: _a,
+        created_at: _c,
+        milliseconds: _m,
+        txid: _x,
+        request_hash: _h,
+        ...rest
+      } = row!;
       return rest;
     };
     expect(await usage(res.headers['x-request-id'])).toEqual(await usage(without.headers['x-request-id']));
