@@ -30,6 +30,8 @@ import {
   type TemplateStore,
 } from '../templates/store';
 import type { Metering } from '../usage/metering';
+import type { ValueHasher } from '../lookup-audit/hmac';
+import { auditMembers } from './audit';
 import { memberIds } from './repo';
 
 export interface ExportDeps {
@@ -37,6 +39,8 @@ export interface ExportDeps {
   metering: Metering;
   billing: Billing;
   templates: TemplateStore;
+  /** The lookup audit trail's keyed hash: every batch handed out is on the trail (issue 28, finding 7). */
+  auditHasher: () => Promise<ValueHasher>;
 }
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -92,6 +96,15 @@ export async function streamSegmentExport(
   const types = visibleTypes(caller.allowedRecordTypes);
   const metrics = emptyMetrics();
 
+  const audited = {
+    database: deps.database,
+    auditHasher: deps.auditHasher,
+    request,
+    userId: caller.userId,
+    organizationId: caller.organizationId,
+    path: SEGMENT_USAGE_PATH,
+  };
+  let batches = 0;
   async function batchAfter(after: number) {
     const ids = await memberIds(deps.database, segment.filters, after, SEGMENT_LIMITS.exportBatch);
     const records = await loadRecords(deps.database, ids, types);
@@ -99,6 +112,8 @@ export async function streamSegmentExport(
     const found = ids.map((id) => records.get(id)).filter((r) => r !== undefined);
     // Counted before the template runs: a failure on these records is theirs to tell, so it is charged as served.
     countInput(metrics, found.map(asMatch));
+    // On the trail before any of it is sent (or handed to a template that may fail on it).
+    await auditMembers(audited, batches++, { kind: 'segment', text: String(segment.id) }, found.map((r) => r.id));
     const rows = (await shape(template, found)).map((fields) => flatten(fields));
     return { last: ids.at(-1), rows };
   }

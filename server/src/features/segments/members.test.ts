@@ -153,6 +153,14 @@ describe('GET /v2/segments/{id}/export.csv', () => {
       identities: 517,
       cost: (0.5 + 0.25 * 517).toFixed(6),
     });
+    // Every member handed out is on the lookup audit trail, batch by batch, under the export's request id.
+    const trail = await t.database.query<{ path: string; identity_ids: string[] }>(
+      'select path, identity_ids from lookup_audit where request_id = $1 order by input',
+      [String(res.headers['x-request-id'])],
+    );
+    expect(trail.length).toBeGreaterThan(1);
+    expect(new Set(trail.map((r) => r.path))).toEqual(new Set(['/segments']));
+    expect(trail.flatMap((r) => r.identity_ids.map(Number)).sort((a, b) => a - b)).toEqual(expected);
     // The usage page finds the export under its own path, and only it there.
     const calls = await api.get('/v2/usage/calls?path=%2Fsegments', cookie);
     expect(calls.statusCode, calls.body).toBe(200);
@@ -186,6 +194,26 @@ describe('GET /v2/segments/{id}/export.csv', () => {
       [String(res.headers['x-request-id'])],
     );
     expect(usage).toEqual([{ status: 422, identities: people.length }]);
+    const trail = await t.database.query<{ identity_ids: string[] }>(
+      'select identity_ids from lookup_audit where request_id = $1',
+      [String(res.headers['x-request-id'])],
+    );
+    expect(trail.flatMap((r) => r.identity_ids.map(Number)).sort()).toEqual(people.map((p) => p.id).sort());
+  });
+
+  it('puts the people a preview shows on the lookup audit trail', async () => {
+    const { company, people } = await loadAudience(t.database, 4);
+    const res = await api.post('/v2/segments/preview', staff, { filters: { companies: [company] } });
+    expect(res.statusCode, res.body).toBe(200);
+    const shown = (res.json().members as { id: number }[]).map((m) => m.id).sort();
+    expect(shown).toEqual(people.map((p) => p.id).sort());
+    const trail = await t.database.query<{ path: string; user_id: number; identity_ids: string[] }>(
+      'select path, user_id, identity_ids from lookup_audit where request_id = $1',
+      [String(res.headers['x-request-id'])],
+    );
+    expect(trail.map((r) => ({ path: r.path, user: r.user_id, ids: r.identity_ids.map(Number).sort() }))).toEqual([
+      { path: '/segments/preview', user: staffId, ids: shown },
+    ]);
   });
 
   it('exports through the Full template by default, with the record types the user may see', async () => {

@@ -13,6 +13,7 @@ import type { Database, Executor } from '../../db/client';
 import { requireRank } from '../../http/auth';
 import { BadRequest, Forbidden, NotFound, Unauthorized } from '../../http/errors';
 import { actorOf, audit } from '../audit/record';
+import { auditMembers, filtersValue } from './audit';
 import { type ExportDeps, streamSegmentExport } from './export';
 import {
   countMembers,
@@ -128,9 +129,24 @@ export function registerSegmentRoutes(app: FastifyInstance, deps: ExportDeps): v
     count: await countMembers(database, request.body.filters),
   }));
 
-  r.post('/v2/segments/preview', { onRequest: staffOnly, schema: { body: filtersBody } }, async (request) => ({
-    members: await previewMembers(database, request.body.filters),
-  }));
+  r.post('/v2/segments/preview', { onRequest: staffOnly, schema: { body: filtersBody } }, async (request) => {
+    const members = await previewMembers(database, request.body.filters);
+    // The preview shows people: on the lookup audit trail like any answer that does (issue 28, finding 7).
+    await auditMembers(
+      {
+        database,
+        auditHasher: deps.auditHasher,
+        request,
+        userId: request.user.id,
+        organizationId: request.user.organizationId ?? null,
+        path: '/segments/preview',
+      },
+      0,
+      { kind: 'segment-filters', text: filtersValue(request.body.filters) },
+      members.map((m) => m.id),
+    );
+    return { members };
+  });
 
   r.get(
     `${byId}/export.csv`,
