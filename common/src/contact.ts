@@ -39,6 +39,9 @@ export const CONTACT_MESSAGES = {
   notFound: 'There is no such message.',
   forbidden: 'Only system administrators can read contact messages.',
   email: MESSAGES.email,
+  /** An address the mail library would split, rename or rewrite (issue 28 item 9): one address is one mailbox. */
+  oneAddress:
+    'Please provide one email address on its own: no lists (commas or semicolons), names, angle brackets, comments (parentheses), quotes or colons.',
 } as const;
 
 export interface ContactForm {

@@ -9,6 +9,8 @@ export const SSH_LIMITS = {
   publicKey: 8000,
   name: 100,
   rsaMinBits: 3072,
+  /** The largest modulus OpenSSH reads (SSHBUF_MAX_BIGNUM, 2048 bytes). */
+  rsaMaxBits: 16384,
   /** A login name as useradd takes it (POSIX portable user names). */
   principal: 32,
   groupName: 63,
@@ -43,7 +45,25 @@ export const SSH_MESSAGES = {
   unsupported: (type: string) =>
     `Keys of type ${type} are not accepted: use an ed25519, ecdsa or rsa (at least 3072 bits) key.`,
   rsaTooShort: (bits: number) =>
-    `This RSA key has ${bits} bits; RSA keys need at least ${SSH_LIMITS.rsaMinBits}. Make one with ssh-keygen -t ed25519.`,
+    `This RSA key has ${bits} bits; RSA keys shorter than ${SSH_LIMITS.rsaMinBits} bits are refused. Make a new one with ssh-keygen -t ed25519 (or -t rsa -b ${SSH_LIMITS.rsaMinBits}).`,
+  rsaTooLong: (bits: number) =>
+    `This RSA key has ${bits} bits; OpenSSH reads RSA keys of at most ${SSH_LIMITS.rsaMaxBits} bits.`,
+  rsaExponent:
+    "This RSA key's public exponent is not valid: it must be odd, at least 3 and at most 64 bits long (ssh-keygen uses 65537).",
+  rsaModulus:
+    "This RSA key's modulus is not valid: it is negative, even or has a small prime factor, so it is not the product of two large primes.",
+  ed25519Length: (bytes: number) =>
+    `This ed25519 key is ${bytes} bytes long; an ed25519 public key is exactly 32 bytes.`,
+  ed25519Point:
+    'This ed25519 key is not a usable curve point: it does not decode to a point, or it is one of the weak small-order points.',
+  ecdsaCurve: (declared: string, named: string) =>
+    `This key says it is on curve ${declared} but names curve ${named} inside.`,
+  ecdsaPointFormat: (curve: string, bytes: number) =>
+    `This ECDSA key's point is not written as OpenSSH reads it: 04 followed by two ${bytes}-byte coordinates on ${curve}.`,
+  ecdsaOffCurve: (curve: string) => `This ECDSA key's point is not on the curve ${curve}.`,
+  typeMismatch: (declared: string, inside: string) =>
+    `The key's text says ${declared} but the key inside is of type ${inside}.`,
+  trailingData: 'The public key has extra data after the key itself: paste the line of the .pub file unchanged.',
   duplicate: 'This public key is already registered.',
   principal:
     'Please provide a login name: a lowercase letter or _ first, then lowercase letters, digits, _ or -, at most 32 characters.',

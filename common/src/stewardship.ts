@@ -44,7 +44,7 @@ export const STEWARDSHIP_MESSAGES = {
   optOutLink: 'This link has expired or has already been used. Please ask again from the contact page.',
   optOutDoneTitle: 'Request Confirmed',
   optOutDoneText:
-    'Your request is confirmed: lookups will no longer return your details. We have sent you a note by email.',
+    'Your request is confirmed: lookups by your email address now return nothing. We have sent you an email saying what else, if anything, was left out.',
   liftedTitle: 'Suppression Lifted',
   addedTitle: 'Suppression Added',
 } as const;
@@ -113,4 +113,34 @@ export interface LookupAuditEntry {
   /** The input's position in the call (0 for a GET). */
   input: number;
   identityIds: number[];
+}
+
+/**
+ * What a confirmed opt-out left out (issue 28 item 2, decision 0039): the e-mail always (the link proved it); the
+ * phone only when an identity holds it together with that e-mail (null: none given); the person only as the one
+ * identity holding that e-mail.
+ */
+export interface OptOutOutcome {
+  email: true;
+  phone: boolean | null;
+  person: boolean;
+}
+
+/** The plain words that tell the requester, on the page and by mail, what was and was not left out. */
+export const OPT_OUT_OUTCOME = {
+  email: 'Lookups by your email address, or by its hashed forms, now return nothing.',
+  phoneSuppressed: 'The phone number you gave is left out too: our data holds it together with your email address.',
+  phoneKept:
+    'The phone number you gave is not left out: we cannot check who a phone number belongs to, so we leave one out only when our data holds it together with your email address, and it does not.',
+  person:
+    'Your email address belongs to one person in our data, who is left out as well: lookups by name and postal address, phone number or any other detail no longer return them.',
+  personKept:
+    'Nothing else is left out: your email address does not belong to exactly one person in our data, so lookups by other details, such as a name and postal address, are unchanged.',
+} as const;
+
+/** The sentences for an outcome, in the order the page and the mail give them. */
+export function optOutOutcomeText(outcome: OptOutOutcome): string[] {
+  const phone =
+    outcome.phone === null ? [] : [outcome.phone ? OPT_OUT_OUTCOME.phoneSuppressed : OPT_OUT_OUTCOME.phoneKept];
+  return [OPT_OUT_OUTCOME.email, ...phone, outcome.person ? OPT_OUT_OUTCOME.person : OPT_OUT_OUTCOME.personKept];
 }

@@ -1,8 +1,8 @@
 /**
  * SSH access proven against a real OpenSSH server on loopback (issue 20 item 3): sshd asks the running test
  * server's /v2/ssh/authorized_keys through AuthorizedKeysCommand (curl, as nobody) and trusts the product's CA.
- * A granted key logs in; an expired or revoked grant, another login's grant or another group's does not; a
- * certificate logs in through TrustedUserCAKeys and stops working when it expires.
+ * A granted key logs in (ed25519, ecdsa 256/384/521, rsa 3072); an expired or revoked grant, another login's grant
+ * or another group's does not; a certificate logs in through TrustedUserCAKeys and stops working when it expires.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -51,8 +51,8 @@ afterAll(async () => {
   await t.app.close();
 });
 
-async function registered(name: string): Promise<TestKey & { id: number }> {
-  const key = keygen(dir, name, 'ed25519');
+async function registered(name: string, type = 'ed25519', bits?: number): Promise<TestKey & { id: number }> {
+  const key = keygen(dir, name, type, bits);
   const res = await api.post('/v2/ssh/keys', rootCookie, { publicKey: key.publicKey, name });
   expect(res.statusCode).toBe(201);
   return { ...key, id: one(res, 'sshKeys').id };
@@ -82,6 +82,21 @@ describe('AuthorizedKeysCommand', () => {
     await grant(otherGroup.id, 'root', otherGroupId);
     expect(await login(otherGroup)).toBe(false);
   }, 120_000);
+
+  it.each([
+    ['rsa', 3072],
+    ['ecdsa', 256],
+    ['ecdsa', 384],
+    ['ecdsa', 521],
+  ] as const)(
+    'lets a granted %s %s key in (RSA signs with rsa-sha2: OpenSSH 9 refuses SHA-1 ssh-rsa)',
+    async (type, bits) => {
+      const key = await registered(`granted-${type}-${bits}`, type, bits);
+      await grant(key.id);
+      expect(await login(key)).toBe(true);
+    },
+    120_000,
+  );
 
   it('stops letting a key in when its grant expires', async () => {
     const key = await registered('expiring');

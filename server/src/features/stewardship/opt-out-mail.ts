@@ -1,4 +1,4 @@
-/** The two opt-out mails: the confirmation link (single use, 72 hours) and the note once it is confirmed. */
+/** The two opt-out mails: the confirmation link (single use, 72 hours) and the note of what it left out. */
 import { STEWARDSHIP_LIMITS } from '@tessera/common/stewardship';
 import { escapeHtml, type MailMessage } from '../../mail';
 
@@ -41,10 +41,12 @@ export function confirmOptOutMail(to: string, link: string): MailMessage {
   };
 }
 
-export function optOutDoneMail(to: string): MailMessage {
+/** The note once confirmed; `said` is what was and was not left out (optOutOutcomeText), one paragraph each. */
+export function optOutDoneMail(to: string, said: string[]): MailMessage {
   const subject = 'Your Tessera opt-out request is confirmed';
   const lines = [
-    'Your request is confirmed. From now on, lookups by this address (or the phone number you gave) return nothing, and neither does any lookup of the person they identify.',
+    'Your request is confirmed.',
+    ...said,
     '— Tessera. This is an automated message; replies are not read.',
   ];
   return { to, subject, text: lines.join('\n\n'), html: page(subject, lines), link: '' };

@@ -1,12 +1,13 @@
 /**
  * Opt-out requests (issue 22 item 1). Anyone asks from the contact page (POST /v2/opt-out), throttled per client IP
  * and per address; the reply and the work are the same whether or not the address is in the graph (the graph is
- * read only at confirmation). The link mailed (single use, 72 hours) confirms it (POST /v2/opt-out/confirm): the
- * e-mail (as its SHA-256) and phone are suppressed and, when they identify exactly one person, that person; the
- * address and phone then leave the request row, and the requester is told by mail.
+ * read only at confirmation). The link mailed (single use, 72 hours) confirms it (POST /v2/opt-out/confirm): only
+ * what was proven is suppressed (opt-out-scope.ts): the e-mail (as its SHA-256), the phone where an identity holds it
+ * with that e-mail, and the one person holding that e-mail; the address and phone then leave the request row, and the
+ * reply and the mail to the requester say what was and was not left out.
  */
 import { normalizeEmail, normalizePhone } from '@tessera/common/lookup-inputs';
-import { STEWARDSHIP_LIMITS, STEWARDSHIP_MESSAGES, type SuppressionKey } from '@tessera/common/stewardship';
+import { optOutOutcomeText, STEWARDSHIP_LIMITS, STEWARDSHIP_MESSAGES } from '@tessera/common/stewardship';
 import { emailKey } from '@tessera/common/validation';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -16,12 +17,13 @@ import { optOutRequests } from '../../db/schema';
 import { BadRequest } from '../../http/errors';
 import type { Mailer } from '../../mail';
 import { audit } from '../audit/record';
+import { isOneMailbox } from '../contact/mailbox';
 import { hashToken, newSessionToken } from '../sessions/tokens';
 import type { Limiter } from '../throttle/limiter';
 import { THROTTLE_RULES, throttle } from '../throttle/rules';
-import { storedKey } from './keys';
 import { confirmOptOutMail, optOutDoneMail, optOutLink } from './opt-out-mail';
-import { addSuppression, peopleHolding } from './repo';
+import { provenKeys } from './opt-out-scope';
+import { addSuppression } from './repo';
 import { optOutBody, optOutConfirmBody } from './schemas';
 
 export const OPT_OUT_THROTTLE = {
@@ -76,15 +78,12 @@ export function registerOptOutRoutes(app: FastifyInstance, deps: OptOutDeps): vo
         )
         .returning();
       if (!req) throw new BadRequest(STEWARDSHIP_MESSAGES.optOutLink);
+      // The request route takes only valid addresses; a row without one cannot be confirmed to anything.
       const email = req.email ? normalizeEmail(req.email) : null;
-      const keys: SuppressionKey[] = [];
-      if (email) keys.push({ kind: 'email', value: email });
-      if (req.phone) keys.push({ kind: 'phone', value: req.phone });
-      const stored = keys.map(storedKey);
-      const people = await peopleHolding(tx, stored);
-      if (people.length === 1) stored.push({ kind: 'identity', value: String(people[0]) });
+      if (!email) throw new BadRequest(STEWARDSHIP_MESSAGES.optOutLink);
+      const { keys, outcome } = await provenKeys(tx, email, req.phone);
       let suppressed = 0;
-      for (const key of stored) {
+      for (const key of keys) {
         if (await addSuppression(tx, key, { source: 'request', createdBy: null, requestId: req.id })) suppressed++;
       }
       await tx
@@ -96,11 +95,19 @@ export function registerOptOutRoutes(app: FastifyInstance, deps: OptOutDeps): vo
         targetType: 'opt_out_request',
         targetId: req.id,
         ip: request.ip,
-        detail: { suppressed },
+        detail: { suppressed, ...outcome },
       });
-      return { to: req.email, confirmedAt: req.confirmedAt };
+      return { to: req.email, confirmedAt: req.confirmedAt, outcome };
     });
-    if (done.to) mailer.send(optOutDoneMail(done.to));
-    return { optOutConfirmed: { confirmedAt: done.confirmedAt?.toISOString() ?? new Date().toISOString() } };
+    const said = optOutOutcomeText(done.outcome);
+    // Rows stored before one address had to be one mailbox may hold a list: its note goes to nobody.
+    if (done.to && isOneMailbox(done.to)) mailer.send(optOutDoneMail(done.to, said));
+    return {
+      optOutConfirmed: {
+        confirmedAt: done.confirmedAt?.toISOString() ?? new Date().toISOString(),
+        suppressed: done.outcome,
+        summary: said.join(' '),
+      },
+    };
   });
 }

@@ -1,7 +1,7 @@
 /** The suppression list as staff manage it: search, add, lift. */
 import type { Suppression, SuppressionKey, SuppressionKind, SuppressionSource } from '@tessera/common/stewardship';
 import { STEWARDSHIP_LIMITS } from '@tessera/common/stewardship';
-import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { suppressions } from '../../db/schema';
 
@@ -58,19 +58,4 @@ export async function addSuppression(
 export async function liftSuppression(db: Executor, id: number): Promise<Row | null> {
   const [row] = await db.delete(suppressions).where(eq(suppressions.id, id)).returning();
   return row ?? null;
-}
-
-/** The people holding any of these e-mails (by address or hash), phone numbers or identity ids. */
-export async function peopleHolding(db: Executor, keys: SuppressionKey[]): Promise<number[]> {
-  const pick = (kind: SuppressionKind) =>
-    sql`array(select json_array_elements_text(${JSON.stringify(keys.filter((k) => k.kind === kind).map((k) => k.value))}::json))`;
-  const result = (await db.execute(sql`select distinct h.id::text as id from (
-       select identity_id as id from person_emails
-         where address = any(${pick('email')}) or md5 = any(${pick('md5')})
-           or sha256 = any(${pick('sha256')})
-       union all select identity_id from person_phones where number = any(${pick('phone')})
-       union all select id from people where id = any(${pick('identity')}::bigint[])) h`)) as unknown as {
-    rows: { id: string }[];
-  };
-  return result.rows.map((r) => Number(r.id));
 }

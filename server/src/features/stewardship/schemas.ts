@@ -2,7 +2,7 @@
 
 import { CONTACT_MESSAGES, isPhone } from '@tessera/common/contact';
 import { normalizePhone } from '@tessera/common/lookup-inputs';
-import { emailSchema } from '@tessera/common/schemas/fields';
+import { text } from '@tessera/common/schemas/fields';
 import {
   identityKeyOf,
   STEWARDSHIP_LIMITS,
@@ -11,8 +11,9 @@ import {
   suppressionKeyOf,
 } from '@tessera/common/stewardship';
 import { z } from 'zod';
+import { mailboxSchema } from '../contact/mailbox';
 
-const valueText = z.string().trim().max(STEWARDSHIP_LIMITS.value, STEWARDSHIP_MESSAGES.value);
+const valueText = text().trim().max(STEWARDSHIP_LIMITS.value, STEWARDSHIP_MESSAGES.value);
 const identityId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** A value (e-mail, phone, MD5, SHA-256) or an identity id, made into the key it is stored or searched as. */
@@ -47,8 +48,7 @@ export const suppressionParams = z.object({ id: identityId });
 
 export const liftBody = z
   .object({
-    reason: z
-      .string()
+    reason: text()
       .trim()
       .min(1, STEWARDSHIP_MESSAGES.reason)
       .max(STEWARDSHIP_LIMITS.reason, STEWARDSHIP_MESSAGES.reasonTooLong),
@@ -62,10 +62,13 @@ export const auditQuery = z
     message: STEWARDSHIP_MESSAGES.auditValue,
   });
 
-/** An opt-out request: the address the link goes to (and is opted out), and optionally a phone number too. */
+/**
+ * An opt-out request: the address the link goes to (and is opted out), one mailbox (issue 28 item 9), and optionally
+ * a phone number too.
+ */
 export const optOutBody = z
   .object({
-    email: emailSchema,
+    email: mailboxSchema,
     phone: z
       .string()
       .trim()

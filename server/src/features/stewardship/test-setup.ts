@@ -64,3 +64,14 @@ export async function mailedToken(s: Stewardship, address: string): Promise<stri
   if (!match) throw new Error('no confirmation link mailed');
   return decodeURIComponent(match[1]!);
 }
+
+/** Follows a mailed link: POST /v2/opt-out/confirm with its token, from a client of its own. */
+export function confirmOptOut(s: Stewardship, token: string) {
+  return s.t.app.inject({
+    method: 'POST',
+    url: '/v2/opt-out/confirm',
+    headers: CONSOLE_HEADERS,
+    payload: { token },
+    remoteAddress: freshIp(),
+  });
+}
