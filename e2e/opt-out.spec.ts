@@ -7,6 +7,7 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { OPT_OUT_OUTCOME } from '@tessera/common/stewardship';
 import { parseMail } from '@tessera/server/test/smtp';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +63,8 @@ describe('Opt-out and suppressions (issue 22)', () => {
     const tab = await page.context().newPage();
     await tab.goto(link);
     await tab.getByTestId('alert-stack').getByText('Request Confirmed').waitFor();
+    // What was left out, in the server's words (issue 28 finding 2).
+    await tab.getByTestId('alert-stack').getByText(OPT_OUT_OUTCOME.email, { exact: false }).waitFor();
     expect(new URL(tab.url()).hash).toBe('');
     await tab.screenshot({ path: `${SHOTS}/opt-out-confirmed-1280-light.png`, fullPage: true });
     await tab.close();

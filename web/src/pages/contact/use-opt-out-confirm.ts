@@ -22,12 +22,13 @@ function confirmFromAddress(): void {
   window.history.replaceState(window.history.state, '', `${pathname}${search}`);
   if (!token) return;
   api
-    .post('/v2/opt-out/confirm', { token })
-    .then(() =>
+    .post<{ optOutConfirmed?: { summary?: string } }>('/v2/opt-out/confirm', { token })
+    .then((reply) =>
       useStore.getState().addAlert({
         type: 'success',
         title: STEWARDSHIP_MESSAGES.optOutDoneTitle,
-        text: STEWARDSHIP_MESSAGES.optOutDoneText,
+        // What was and was not left out, in the server's words (issue 28 finding 2); the general text otherwise.
+        text: reply?.optOutConfirmed?.summary || STEWARDSHIP_MESSAGES.optOutDoneText,
       }),
     )
     .catch(() => {
