@@ -13,6 +13,12 @@ export interface TcpProxy {
   cut(): Promise<void>;
   /** Holds every byte, both ways, on open and new connections alike. */
   stall(): void;
+  /**
+   * Once: the first connection whose client sends bytes holding `pattern` has them passed on, but nothing of the
+   * answer passed back; after `holdMs` that connection is reset. A statement sent so commits on the server while
+   * its client never learns it did (an acknowledgement lost). Resolves when it has happened.
+   */
+  loseAnswerTo(pattern: string, holdMs: number): Promise<void>;
   /** Passes bytes again (a stall's held bytes go on), and accepts connections again after a cut. */
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -26,10 +32,26 @@ interface Pair {
 export async function tcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const pairs = new Set<Pair>();
   let stalled = false;
+  let trap: { pattern: Buffer; holdMs: number; sprung: () => void } | null = null;
   let connections = 0;
   const flow = (pair: Pair) => {
     pair.client.pipe(pair.upstream);
     pair.upstream.pipe(pair.client);
+  };
+  const watch = (pair: Pair) => {
+    pair.client.on('data', (chunk: Buffer) => {
+      if (!trap || !chunk.includes(trap.pattern)) return;
+      const { holdMs, sprung } = trap;
+      trap = null;
+      // The chunk itself is on its way upstream (pipe); the answer is dropped from now on.
+      pair.upstream.unpipe(pair.client);
+      pair.upstream.on('data', () => {});
+      setTimeout(() => {
+        pair.client.resetAndDestroy();
+        pair.upstream.destroy();
+        sprung();
+      }, holdMs);
+    });
   };
   const hold = (pair: Pair) => {
     pair.client.unpipe(pair.upstream);
@@ -51,6 +73,7 @@ export async function tcpProxy(target: { host: string; port: number }): Promise<
     upstream.on('error', end).on('close', end);
     if (stalled) hold(pair);
     else flow(pair);
+    watch(pair);
   });
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
@@ -77,6 +100,11 @@ export async function tcpProxy(target: { host: string; port: number }): Promise<
       }
       pairs.clear();
       await closed;
+    },
+    loseAnswerTo(pattern, holdMs) {
+      return new Promise<void>((resolve) => {
+        trap = { pattern: Buffer.from(pattern), holdMs, sprung: resolve };
+      });
     },
     stall() {
       stalled = true;

@@ -37,6 +37,11 @@ import {
   TemplateFailure,
 } from './service';
 
+/** How long a stream's usage write is retried while the database is away (its rows have been sent). */
+export const STREAM_RESOLVE_MS = 30_000;
+/** The same for a stream the database's going away stopped: written in the background, the reply already ended. */
+export const STOPPED_RESOLVE_MS = 5 * 60_000;
+
 /** Rows looked up together: one search per key type for all of them. */
 export const STREAM_BATCH = 500;
 export const ERROR_COLUMN = 'error';
@@ -55,6 +60,7 @@ export const STREAM_MESSAGES = {
     'The rows end with a carriage return alone (an old Mac export): please save the CSV with CRLF or LF line ends.',
   width: (got: number, want: number) => `The row has ${got} fields; the header has ${want}.`,
   drained: 'Not looked up: the server is restarting. Send this row and the rows after it again.',
+  failed: 'Not looked up: the database could not be reached. Send this row and the rows after it again.',
   expansion: 'The compressed body decompresses to over 200 times its size; send it uncompressed or in smaller parts.',
 } as const;
 
@@ -304,6 +310,8 @@ async function answer(
   }
 
   let drained = false;
+  /** The database went away mid-stream: the reply ends early, its usage written once the database answers. */
+  let stopped = false;
   async function* produce(): AsyncGenerator<string> {
     let complete = false;
     try {
@@ -332,11 +340,24 @@ async function answer(
           );
           continue;
         }
+        let found: Awaited<ReturnType<typeof lookUp>>;
         try {
-          yield* keep(lines(await lookUp(deps, prepared, rows, metrics, audit)));
-          if (audit.length >= AUDIT_HELD) await writeAuditApart(deps.database, auditCall, audit.splice(0));
+          found = await lookUp(deps, prepared, rows, metrics, audit);
         } catch (error) {
-          if (!(error instanceof Unprocessable || error instanceof TemplateError)) throw error;
+          if (!(error instanceof Unprocessable || error instanceof TemplateError)) {
+            // Anything else (the database away): what was served stays served and is metered below; the reply
+            // ends with the row to send again from (issue 28, finding 5).
+            request.log.warn({ code: (error as { code?: unknown }).code }, 'lookup stream stopped');
+            drained = true;
+            stopped = true;
+            yield lines([
+              {
+                row: { record: rows[0]!.record, error: problem(rows[0]!.record, STREAM_MESSAGES.failed) },
+                identities: [],
+              },
+            ]);
+            break;
+          }
           failed = error.message;
           yield* keep(
             lines(
@@ -344,19 +365,57 @@ async function answer(
               failed,
             ),
           );
+          continue;
+        }
+        yield* keep(lines(found));
+        if (audit.length >= AUDIT_HELD) {
+          try {
+            await writeAuditApart(deps.database, auditCall, audit);
+            audit.splice(0);
+          } catch (error) {
+            // Kept: the rows go with the usage row, written (and retried) as the stream ends.
+            request.log.warn({ code: (error as { code?: unknown }).code }, 'lookup stream stopped');
+            stopped = true;
+            const next = await records.next();
+            if (!next.done) {
+              drained = true;
+              yield lines([
+                { row: { record: next.value, error: problem(next.value, STREAM_MESSAGES.failed) }, identities: [] },
+              ]);
+            }
+            break;
+          }
         }
       }
       complete = true;
     } finally {
       metrics.milliseconds = Math.round(reply.elapsedTime);
-      const call = { caller, endpoint, metrics, lookups: audit, bodyDigest: bodyDigest() };
+      // Rows already sent must be billed: the write is retried under the stream's id for longer than a call's.
+      const call = {
+        caller,
+        endpoint,
+        metrics,
+        lookups: audit,
+        bodyDigest: bodyDigest(),
+        resolveMs: stopped ? STOPPED_RESOLVE_MS : STREAM_RESOLVE_MS,
+      };
       // A stream is answered before it is metered: under an id used already for another request it is billed under
       // an id of its own, never free (decision 0046).
       const usage = meter(deps, request, call).catch((error: unknown) => {
         if (!(error instanceof RequestIdReused)) throw error;
         return meter(deps, request, { ...call, requestId: `${request.id}~${randomUUID()}` });
       });
-      if (complete) {
+      if (stopped) {
+        // The database is away: the reply ends now, its last row saying where to send again from, and the usage of
+        // what was served is written in the background as soon as the database answers (issue 28, finding 5).
+        void usage.catch((error: unknown) =>
+          request.log.error(
+            { code: (error as { code?: unknown }).code, inputs: metrics.inputs },
+            'usage of a stopped stream could not be recorded',
+          ),
+        );
+        if (idempotent) void deps.idempotency.abandon(idempotent.claim).catch(() => {});
+      } else if (complete) {
         await usage.catch(async (error) => {
           if (idempotent) await deps.idempotency.abandon(idempotent.claim);
           throw error;

@@ -23,7 +23,7 @@ import {
   type TemplateStore,
 } from '../templates/store';
 import type { RateDecision, SlidingLimiter } from '../throttle/sliding';
-import { type Metering, RequestIdReused } from '../usage/metering';
+import { type Metering, RequestIdReused, recordResolving, USAGE_RESOLVE_MS } from '../usage/metering';
 import { authenticate, type LookupAuthenticator, type LookupCaller } from './caller';
 import { type LookupOptions, type Match, runLookup } from './engine';
 import type { Idempotency } from './idempotency';
@@ -243,24 +243,30 @@ export async function meter(
     bodyDigest?: string;
     /** Meter under this id rather than the request's (a stream already answered under a reused id). */
     requestId?: string;
+    /** How long a write that failed for the database being away is retried (USAGE_RESOLVE_MS by default). */
+    resolveMs?: number;
   },
 ): Promise<void> {
   const { caller } = call;
   const cost = caller.terms ? costMicros(caller.terms, call.metrics) : 0;
   try {
-    await deps.metering.record({
-      requestId: call.requestId ?? String(request.id),
-      requestHash: fingerprint(request, caller, call.bodyDigest),
-      userId: call.caller.userId,
-      organizationId: call.caller.organizationId,
-      keyId: call.caller.keyId,
-      method: request.method,
-      path: `/${call.endpoint}`,
-      status: call.status ?? 200,
-      metrics: call.metrics,
-      costMicros: cost,
-      lookups: call.lookups,
-    });
+    await recordResolving(
+      deps.metering,
+      {
+        requestId: call.requestId ?? String(request.id),
+        requestHash: fingerprint(request, caller, call.bodyDigest),
+        userId: call.caller.userId,
+        organizationId: call.caller.organizationId,
+        keyId: call.caller.keyId,
+        method: request.method,
+        path: `/${call.endpoint}`,
+        status: call.status ?? 200,
+        metrics: call.metrics,
+        costMicros: cost,
+        lookups: call.lookups,
+      },
+      Date.now() + (call.resolveMs ?? USAGE_RESOLVE_MS),
+    );
     deps.billing.charged(caller.organizationId, cost);
   } catch (error) {
     if (error instanceof RequestIdReused) throw error;

@@ -21,6 +21,7 @@ import type { Match } from '../identities/engine';
 import { countInput } from '../identities/metrics';
 import { visibleTypes } from '../identities/record-sql';
 import { loadRecords } from '../identities/search';
+import type { ValueHasher } from '../lookup-audit/hmac';
 import { fullAllowance, TemplateError } from '../templates/evaluate';
 import {
   DEFAULT_TEMPLATE_ID,
@@ -29,8 +30,7 @@ import {
   TEMPLATE_MESSAGES,
   type TemplateStore,
 } from '../templates/store';
-import type { Metering } from '../usage/metering';
-import type { ValueHasher } from '../lookup-audit/hmac';
+import { type Metering, recordResolving } from '../usage/metering';
 import { auditMembers } from './audit';
 import { memberIds } from './repo';
 
@@ -44,6 +44,8 @@ export interface ExportDeps {
 }
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
+/** How long an export's usage write is retried while the database is away (its rows have been sent). */
+const EXPORT_RESOLVE_MS = 30_000;
 export const USAGE_UNAVAILABLE = 'Usage could not be recorded, so the export was not charged. Please retry.';
 
 async function resolveTemplate(deps: ExportDeps, id: number, caller: LookupCaller): Promise<ResolvedTemplate> {
@@ -113,7 +115,12 @@ export async function streamSegmentExport(
     // Counted before the template runs: a failure on these records is theirs to tell, so it is charged as served.
     countInput(metrics, found.map(asMatch));
     // On the trail before any of it is sent (or handed to a template that may fail on it).
-    await auditMembers(audited, batches++, { kind: 'segment', text: String(segment.id) }, found.map((r) => r.id));
+    await auditMembers(
+      audited,
+      batches++,
+      { kind: 'segment', text: String(segment.id) },
+      found.map((r) => r.id),
+    );
     const rows = (await shape(template, found)).map((fields) => flatten(fields));
     return { last: ids.at(-1), rows };
   }
@@ -135,17 +142,22 @@ export async function streamSegmentExport(
     metrics.milliseconds = Math.round(reply.elapsedTime);
     const cost = terms ? costMicros(terms, metrics) : 0;
     try {
-      await deps.metering.record({
-        requestId: String(request.id),
-        userId: caller.userId,
-        organizationId: caller.organizationId,
-        keyId: null,
-        method: 'GET',
-        path: SEGMENT_USAGE_PATH,
-        status,
-        metrics,
-        costMicros: cost,
-      });
+      // What was sent must be billed: retried while the database is away, under the export's request id.
+      await recordResolving(
+        deps.metering,
+        {
+          requestId: String(request.id),
+          userId: caller.userId,
+          organizationId: caller.organizationId,
+          keyId: null,
+          method: 'GET',
+          path: SEGMENT_USAGE_PATH,
+          status,
+          metrics,
+          costMicros: cost,
+        },
+        Date.now() + EXPORT_RESOLVE_MS,
+      );
       deps.billing.charged(caller.organizationId, cost);
     } catch (error) {
       if (!databaseFault(error)) request.log.error({ err: error }, 'segment export usage could not be recorded');

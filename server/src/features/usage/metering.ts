@@ -9,8 +9,11 @@
  * rows not yet aggregated (the `usage_totals` view). A write that fails fails every call in it (each answers 503 and
  * is not charged).
  */
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CALL_METRICS, type CallMetrics, metricColumn } from '@tessera/common/usage';
 import type { Database } from '../../db/client';
+import { databaseFault } from '../../db/faults';
 import { Conflict } from '../../http/errors';
 
 export interface UsageEvent {
@@ -193,4 +196,29 @@ export function createGroupMetering(write: (events: UsageEvent[]) => Promise<unk
 
 export function createDatabaseMetering(database: Database) {
   return createGroupMetering((events) => writeUsageChecked(database, events));
+}
+
+/**
+ * How long a call's usage write that failed for the database being away is tried again before the call answers 503
+ * (issue 28, finding 16): under the same request id and fingerprint, so a write whose commit reached PostgreSQL but
+ * whose acknowledgement was lost is found as a retry of itself, and the call is answered as billed.
+ */
+export const USAGE_RESOLVE_MS = 5_000;
+
+/**
+ * Records `event`, trying again while the failure is the database's (refused, reset, timed out) and `untilMs`
+ * (epoch ms) is ahead. A retry is the same request: counted once, whatever the first attempt did.
+ */
+export async function recordResolving(metering: Metering, event: UsageEvent, untilMs: number): Promise<void> {
+  let delay = 100;
+  for (;;) {
+    try {
+      await metering.record(event);
+      return;
+    } catch (error) {
+      if (error instanceof RequestIdReused || !databaseFault(error) || Date.now() + delay > untilMs) throw error;
+      await sleep(delay);
+      delay = Math.min(delay * 2, 1000);
+    }
+  }
 }

@@ -1,0 +1,173 @@
+/**
+ * The fault suite, a streamed PUT (issue 28, finding 5): PostgreSQL cut away while a CSV stream is being answered.
+ * What was served is metered and audited, once the database is back (the usage write is retried under the stream's
+ * request id), and the reply ends with the row to send again from, rather than being cut off.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Database } from '../db/client';
+import { load, person } from '../features/identities/test-people';
+import { makeCustomer, PASSWORD, testDatabase } from '../test/harness';
+import { signInOverHttp } from '../test/http-session';
+import { type Child, freePort, runChild } from '../test/process';
+import { type TcpProxy, tcpProxy } from '../test/tcp-proxy';
+
+const databaseUrl = inject('databaseUrl');
+const ROWS = 4000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!databaseUrl)('a database cut during a streamed PUT', () => {
+  let database: Database;
+  let proxy: TcpProxy;
+  let child: Child;
+  let base: string;
+  let cookie: string;
+
+  beforeAll(async () => {
+    database = await testDatabase();
+    const customer = await makeCustomer(database);
+    const target = new URL(databaseUrl!);
+    proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(databaseUrl!);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const port = await freePort();
+    child = runChild(['server/src/main.ts'], {
+      DATABASE_URL: viaProxy.toString(),
+      PORT: String(port),
+      SEED_IDENTITIES: '0',
+      DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+      DATABASE_CONNECT_TIMEOUT_MS: '1000',
+    });
+    await child.waitFor('Tessera console:', 60_000);
+    base = `http://127.0.0.1:${port}`;
+    cookie = await signInOverHttp(base, customer.email, PASSWORD);
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy?.restore();
+    child?.proc.kill('SIGTERM');
+    await child?.exited;
+    await proxy?.close();
+  });
+
+  it('meters and audits the rows served, and ends the reply with the row to send again from', async () => {
+    const requestId = `stream-${randomUUID()}`;
+    let sent = 0;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const encoder = new TextEncoder();
+    // The first 1,500 rows go at once; the rest only once the database has been cut.
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent === 0) controller.enqueue(encoder.encode('email\r\n'));
+        if (sent === 1500) await held;
+        if (sent >= ROWS) return controller.close();
+        const rows = Array.from({ length: 500 }, (_, i) => `nobody-${sent + i}@stream.example\r\n`).join('');
+        sent += 500;
+        controller.enqueue(encoder.encode(rows));
+      },
+    });
+    const res = await fetch(`${base}/v2/identities/byEmail`, {
+      method: 'PUT',
+      headers: { cookie, 'x-requested-with': 'XMLHttpRequest', 'content-type': 'text/csv', 'x-request-id': requestId },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    // The first rows' answers, then the cut, then the rest of the upload.
+    while (text.split('\r\n').length < 500) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    await proxy.cut();
+    release();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    const lines = text.split('\r\n').filter(Boolean);
+    const last = lines.at(-1)!;
+    expect(last).toMatch(/line (\d+): Not looked up: the database could not be reached\. Send this row/);
+    const resendFrom = Number(/line (\d+):/.exec(last)![1]);
+    // Every row before the resend line was answered (the header is line 1).
+    const answered = resendFrom - 2;
+    expect(answered).toBeGreaterThanOrEqual(500);
+    expect(lines.length - 2).toBe(answered);
+    // The reply has ended; the usage write waits for the database: bring it back, then the row appears with every
+    // row served.
+    await sleep(1500);
+    await proxy.restore();
+    let usage: { inputs: number }[] = [];
+    for (let i = 0; i < 200 && usage.length === 0; i++) {
+      usage = await database.query<{ inputs: number }>('select inputs from usage where request_id = $1', [requestId]);
+      if (usage.length === 0) await sleep(200);
+    }
+    expect(usage).toEqual([{ inputs: answered }]);
+    const [audit] = await database.query<{ n: number }>(
+      'select count(*)::int as n from lookup_audit where request_id = $1',
+      [requestId],
+    );
+    expect(audit!.n).toBe(answered);
+  }, 120_000);
+});
+
+describe.skipIf(!databaseUrl)('a usage write whose acknowledgement is lost', () => {
+  let database: Database;
+  let proxy: TcpProxy;
+  let child: Child;
+  let base: string;
+  let cookie: string;
+  let email: string;
+
+  beforeAll(async () => {
+    database = await testDatabase();
+    const customer = await makeCustomer(database);
+    const p = person();
+    await load(database, p);
+    email = p.emails[0]!.address;
+    const target = new URL(databaseUrl!);
+    proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(databaseUrl!);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const port = await freePort();
+    child = runChild(['server/src/main.ts'], {
+      DATABASE_URL: viaProxy.toString(),
+      PORT: String(port),
+      SEED_IDENTITIES: '0',
+    });
+    await child.waitFor('Tessera console:', 60_000);
+    base = `http://127.0.0.1:${port}`;
+    cookie = await signInOverHttp(base, customer.email, PASSWORD);
+  }, 120_000);
+
+  afterAll(async () => {
+    child?.proc.kill('SIGTERM');
+    await child?.exited;
+    await proxy?.close();
+  });
+
+  it('resolves it by the request id before answering: served and billed once (issue 28, finding 16)', async () => {
+    const requestId = `ack-${randomUUID()}`;
+    // The usage statement carries the request id in its parameters: its commit's answer is the one lost.
+    const lost = proxy.loseAnswerTo(requestId, 300);
+    const res = await fetch(`${base}/v2/identities/byEmail?email=${encodeURIComponent(email)}`, {
+      headers: { cookie, 'x-request-id': requestId },
+    });
+    await lost;
+    expect(res.status).toBe(200);
+    expect((await res.json()).requestId).toBe(requestId);
+    const rows = await database.query<{ n: number }>('select count(*)::int as n from usage where request_id = $1', [
+      requestId,
+    ]);
+    expect(rows).toEqual([{ n: 1 }]);
+  }, 60_000);
+});
