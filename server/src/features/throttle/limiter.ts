@@ -1,14 +1,20 @@
 /**
  * Fixed-window counters for throttling (sign-in failures, pre-approval probes, reset requests). In-process by
  * default; shared by every server process through Redis when REDIS_URL is set, under the deployment's namespace.
+ * While Redis is away, in-process again, each count standing for every process of the machine (decision 0050).
  */
-import { Redis } from 'ioredis';
 import { type RedisPlace, redisName } from '../../socket/redis-namespace';
+import { breaker, closeCounterRedis, counterRedis, serverProcesses } from './outage';
 
 export interface Count {
   count: number;
   /** Seconds until the window starts afresh. */
   retryAfter: number;
+  /**
+   * Set while Redis is away: the count was made in this process alone and multiplied by this many processes (the
+   * machine's count if calls spread evenly), so a limit holds at one process's share.
+   */
+  processes?: number;
 }
 
 export interface Limiter {
@@ -53,39 +59,54 @@ export function memoryLimiter(now: () => number = Date.now): Limiter {
   };
 }
 
-export async function redisLimiter(place: RedisPlace): Promise<Limiter> {
-  const redis = new Redis(place.url, { maxRetriesPerRequest: 2, lazyConnect: true });
-  const name = (key: string) => redisName(place, 'throttle', key);
-  redis.on('error', () => {}); // reconnects by itself; calls report failures
+export async function redisLimiter(place: RedisPlace, processes = serverProcesses()): Promise<Limiter> {
+  const redis = counterRedis(place.url);
   await redis.connect();
+  const name = (key: string) => redisName(place, 'throttle', key);
   const view = (count: number, ttlMs: number): Count => ({ count, retryAfter: Math.max(0, Math.ceil(ttlMs / 1000)) });
+  const local = memoryLimiter();
+  const shared = breaker();
+  const alone = (c: Count): Count => ({ ...c, count: c.count * processes, processes });
   return {
-    async peek(key) {
-      const k = name(key);
-      const [[, count], [, ttl]] = (await redis.multi().get(k).pttl(k).exec()) as [
-        [unknown, string | null],
-        [unknown, number],
-      ];
-      return view(Number(count ?? 0), ttl);
-    },
-    async hit(key, windowMs) {
-      const k = name(key);
-      const [[, count], , [, ttl]] = (await redis.multi().incr(k).pexpire(k, windowMs, 'NX').pttl(k).exec()) as [
-        [unknown, number],
-        unknown,
-        [unknown, number],
-      ];
-      return view(count, ttl);
-    },
+    peek: (key) =>
+      shared.run(
+        async () => {
+          const k = name(key);
+          const [[, count], [, ttl]] = (await redis.multi().get(k).pttl(k).exec()) as [
+            [unknown, string | null],
+            [unknown, number],
+          ];
+          return view(Number(count ?? 0), ttl);
+        },
+        async () => alone(await local.peek(key)),
+      ),
+    hit: (key, windowMs) =>
+      shared.run(
+        async () => {
+          const k = name(key);
+          const [[, count], , [, ttl]] = (await redis.multi().incr(k).pexpire(k, windowMs, 'NX').pttl(k).exec()) as [
+            [unknown, number],
+            unknown,
+            [unknown, number],
+          ];
+          return view(count, ttl);
+        },
+        async () => alone(await local.hit(key, windowMs)),
+      ),
     async reset(key) {
-      await redis.del(name(key));
+      await local.reset(key); // what an earlier outage counted here is forgiven too
+      await shared.run(
+        async () => void (await redis.del(name(key))),
+        async () => {},
+      );
     },
     async close() {
-      await redis.quit().catch(() => undefined);
+      await local.close();
+      await closeCounterRedis(redis);
     },
   };
 }
 
-export function openLimiter(redis: RedisPlace | null): Promise<Limiter> {
-  return redis ? redisLimiter(redis) : Promise.resolve(memoryLimiter());
+export function openLimiter(redis: RedisPlace | null, processes = serverProcesses()): Promise<Limiter> {
+  return redis ? redisLimiter(redis, processes) : Promise.resolve(memoryLimiter());
 }

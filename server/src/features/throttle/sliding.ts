@@ -2,10 +2,12 @@
  * Sliding-window rate limits for the lookup API (per key, per organization). The window is estimated from two fixed
  * windows: the current one's count plus the previous one's, weighted by how much of it still overlaps the last
  * `windowMs`. A refused call is not counted. In-process by default; with REDIS_URL one atomic script per check, so a
- * limit holds across every server process (of this deployment: the counters live under its namespace).
+ * limit holds across every server process (of this deployment: the counters live under its namespace). While Redis
+ * is away, in-process at one process's share of each limit (decision 0050).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { type RedisPlace, redisName } from '../../socket/redis-namespace';
+import { breaker, CountersAway, closeCounterRedis, counterRedis, serverProcesses } from './outage';
 
 export interface RateDecision {
   allowed: boolean;
@@ -79,35 +81,46 @@ current = redis.call('INCR', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {1, current, previous}`;
 
-export async function redisSlidingLimiter(place: RedisPlace): Promise<SlidingLimiter> {
-  const redis = new Redis(place.url, { maxRetriesPerRequest: 2, lazyConnect: true });
-  redis.on('error', () => {}); // reconnects by itself; calls report failures
+export async function redisSlidingLimiter(place: RedisPlace, processes = serverProcesses()): Promise<SlidingLimiter> {
+  const redis = counterRedis(place.url);
   await redis.connect();
   redis.defineCommand('slidingHit', { numberOfKeys: 2, lua: SCRIPT });
   const client = redis as Redis & {
     slidingHit(current: string, previous: string, weight: number, limit: number, ttl: number): Promise<number[]>;
   };
+  const local = memorySlidingLimiter();
+  const shared = breaker();
   return {
-    async hit(key, limit, windowMs) {
-      // Redis's clock would be the one truth across processes; ours are close enough at this resolution.
-      const at = Date.now();
-      const index = Math.floor(at / windowMs);
-      const elapsed = at - index * windowMs;
-      const [allowed, current, previous] = await client.slidingHit(
-        redisName(place, 'rate', key, windowMs, index),
-        redisName(place, 'rate', key, windowMs, index - 1),
-        1 - elapsed / windowMs,
-        limit,
-        windowMs * 2,
-      );
-      return decide(allowed === 1, current!, previous!, limit, windowMs, elapsed);
-    },
+    hit: (key, limit, windowMs) =>
+      shared.run(
+        async () => {
+          // Redis's clock would be the one truth across processes; ours are close enough at this resolution.
+          const at = Date.now();
+          const index = Math.floor(at / windowMs);
+          const elapsed = at - index * windowMs;
+          const [allowed, current, previous] = await client.slidingHit(
+            redisName(place, 'rate', key, windowMs, index),
+            redisName(place, 'rate', key, windowMs, index - 1),
+            1 - elapsed / windowMs,
+            limit,
+            windowMs * 2,
+          );
+          return decide(allowed === 1, current!, previous!, limit, windowMs, elapsed);
+        },
+        async () => {
+          const share = Math.floor(limit / processes);
+          if (share < 1) throw new CountersAway();
+          // Told as the whole limit with what is left of this process's share: never more than will be served.
+          return { ...(await local.hit(key, share, windowMs)), limit };
+        },
+      ),
     async close() {
-      await redis.quit().catch(() => undefined);
+      await local.close();
+      await closeCounterRedis(redis);
     },
   };
 }
 
-export function openSlidingLimiter(redis: RedisPlace | null): Promise<SlidingLimiter> {
-  return redis ? redisSlidingLimiter(redis) : Promise.resolve(memorySlidingLimiter());
+export function openSlidingLimiter(redis: RedisPlace | null, processes = serverProcesses()): Promise<SlidingLimiter> {
+  return redis ? redisSlidingLimiter(redis, processes) : Promise.resolve(memorySlidingLimiter());
 }

@@ -1,0 +1,80 @@
+/**
+ * The counters while Redis is away (decision 0050), for a machine of several server processes: each process keeps
+ * one process's share of every limit, and a limit with less than a call per process answers 503 with Retry-After.
+ * On a redis-server of the test's own, killed once the counters are open.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../http/errors';
+import { type Limiter, redisLimiter } from './limiter';
+import { COUNTERS_AWAY, PAUSE_MS } from './outage';
+import { refuseWhenOver, THROTTLE_RULES, throttle } from './rules';
+import { redisSlidingLimiter, type SlidingLimiter } from './sliding';
+import { type TestRedis, testRedis } from './test-redis';
+
+/** What a check answers: 'ok', or the status and Retry-After of its refusal. */
+async function outcome(check: Promise<void>): Promise<string> {
+  try {
+    await check;
+    return 'ok';
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return `${err.status} ${err.headers?.['retry-after'] ?? ''}`.trim();
+  }
+}
+
+describe('counters while Redis is down', () => {
+  let redis: TestRedis;
+  /** Counters of a process that is one of two, and of one that is one of eight. */
+  let ofTwo: Limiter;
+  let ofEight: Limiter;
+  let ratesOfTwo: SlidingLimiter;
+
+  beforeAll(async () => {
+    redis = await testRedis();
+    const place = { url: redis.url, namespace: `test-share-${randomUUID()}` };
+    [ofTwo, ofEight, ratesOfTwo] = await Promise.all([
+      redisLimiter(place, 2),
+      redisLimiter(place, 8),
+      redisSlidingLimiter(place, 2),
+    ]);
+    await redis.kill();
+  });
+  afterAll(async () => {
+    await Promise.all([ofTwo?.close(), ofEight?.close(), ratesOfTwo?.close()]);
+    await redis?.kill();
+  });
+
+  it('keeps one process’s share of a limit, refusing past it with 429', async () => {
+    const mail = (limiter: Limiter, address: string) =>
+      outcome(throttle(limiter, [[`mail:address:${address}`, THROTTLE_RULES.mailPerAddress]]));
+    // 5 an hour per address; one of two processes takes 2 of them.
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await mail(ofTwo, 'a@tessera.test'));
+    expect(answers).toEqual(['ok', 'ok', expect.stringMatching(/^429 \d+$/)]);
+    // Where the share is below one call (5 among 8 processes), it says to come back once Redis is asked again.
+    expect(await mail(ofEight, 'b@tessera.test')).toBe(`503 ${PAUSE_MS / 1000}`);
+  });
+
+  it('refuses sign-in attempts once one process’s share of failures is used', async () => {
+    const rule = THROTTLE_RULES.loginFailuresPerAccount; // 100 an hour: 50 for one of two processes
+    const key = `login:account:${randomUUID()}`;
+    for (let i = 0; i < rule.limit / 2 - 1; i++) await ofTwo.hit(key, rule.windowMs);
+    expect(await outcome(refuseWhenOver(ofTwo, [[key, rule]]))).toBe('ok');
+    await ofTwo.hit(key, rule.windowMs);
+    expect(await outcome(refuseWhenOver(ofTwo, [[key, rule]]))).toMatch(/^429 \d+$/);
+    await ofTwo.reset(key); // a successful sign-in forgives them here as well
+    expect(await outcome(refuseWhenOver(ofTwo, [[key, rule]]))).toBe('ok');
+  });
+
+  it('holds a lookup key to its share of its rate, and answers 503 below one call', async () => {
+    const allowed = [];
+    for (let i = 0; i < 3; i++) allowed.push((await ratesOfTwo.hit('key:k', 5, 60_000)).allowed);
+    expect(allowed).toEqual([true, true, false]);
+    await expect(ratesOfTwo.hit('key:one-a-minute', 1, 60_000)).rejects.toMatchObject({
+      status: 503,
+      message: COUNTERS_AWAY,
+      headers: { 'retry-after': String(PAUSE_MS / 1000) },
+    });
+  });
+});
