@@ -48,7 +48,8 @@ export function memoryFanout(): Fanout {
 export async function redisFanout(place: RedisPlace): Promise<Fanout> {
   const channel = redisName(place, 'fanout');
   const options = { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: true };
-  const pub = new Redis(place.url, options);
+  // A publish never waits on a Redis that is away: refused at once while disconnected, given up after 500 ms.
+  const pub = new Redis(place.url, { ...options, enableOfflineQueue: false, commandTimeout: 500 });
   const sub = new Redis(place.url, options);
   const handlers: ((m: FanoutMessage) => void)[] = [];
   for (const client of [pub, sub]) client.on('error', () => {}); // reconnects by itself; publish calls report failures
@@ -67,7 +68,16 @@ export async function redisFanout(place: RedisPlace): Promise<Fanout> {
   return {
     kind: 'redis',
     async publish(message) {
-      await pub.publish(channel, JSON.stringify(message));
+      try {
+        await pub.publish(channel, JSON.stringify(message));
+      } catch {
+        // Redis away (decision 0050): the change is saved; this process's own sockets still hear of it, the other
+        // processes' pages catch up on their next fetch. A push is never worth failing the request that made it.
+        const copy = structuredClone(message);
+        setImmediate(() => {
+          for (const h of handlers) h(copy);
+        });
+      }
     },
     onMessage: (handler) => void handlers.push(handler),
     async close() {
