@@ -75,6 +75,8 @@ export interface ApplyOptions {
    * synthetic sample. On real records a failure is a fixed sentence per class of error (issue 28, finding 1).
    */
   detail?: boolean;
+  /** Whose turn the sandbox's jobs take (owner.ts); a store's resolved template sets it for its caller. */
+  owner?: string;
 }
 
 interface JsonataFailure {
@@ -121,6 +123,9 @@ export function compileTemplate(expression: string, sandbox?: TemplateSandbox): 
     options: ApplyOptions = {},
   ) {
     if (!sandbox) throw new Error('This template was compiled to be checked, not applied.');
+    // Admitted or refused (429) before any record is sent, found or not, and once for all its batches: a refusal
+    // tells only how many of the owner's calls wait, never whether or how many records this call found.
+    sandbox.admit(options.owner);
     const outputs: Record<string, unknown>[] = [];
     for (let start = 0; start < records.length; start += TEMPLATE_LIMITS.recordsPerJob) {
       const result = await sandbox.run({
@@ -136,6 +141,8 @@ export function compileTemplate(expression: string, sandbox?: TemplateSandbox): 
           bytesLeft: allowance.bytes,
         },
         detail: options.detail === true,
+        owner: options.owner,
+        admitted: true,
       });
       allowance.ms -= result.ms;
       allowance.bytes -= result.bytes;

@@ -4,14 +4,16 @@
  * thread's overflow can abort the whole server: nodejs/node#47224), and one whose record runs past the hard limit
  * (a backtracking regular expression, which JSONata's own guard cannot interrupt) is killed. Either way the call
  * answers 422 and a new process takes its place. Processes start on first use, are held only while busy and end with
- * the app.
+ * the app. Jobs wait per owner, an organization or a user without one, and take turns (fair-queue.ts, decision 0049):
+ * one owner's flood cannot starve another's, and past its bound an owner's call is refused with 429.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { availableParallelism } from 'node:os';
-import { Unavailable } from '../../http/errors';
+import { TooManyRequests, Unavailable } from '../../http/errors';
 import { TEMPLATE_LIMITS, TemplateError } from './evaluate';
+import { createFairQueue } from './fair-queue';
+import { machineSandboxSize } from './pool-size';
 
 /** Everything a job may use, as the child reads it (sandbox-child.mjs). */
 export interface SandboxLimits {
@@ -34,6 +36,10 @@ export interface SandboxJob {
    * sentence per class of error, with no value or position (issue 28, finding 1; sandbox-child.mjs).
    */
   detail?: boolean;
+  /** Whose turn it takes: `organization:ID` or `user:ID` (owner.ts); jobs that name none share one turn. */
+  owner?: string;
+  /** A later batch of a call already admitted: never refused, so a refusal cannot depend on how many were found. */
+  admitted?: boolean;
 }
 
 /** The outputs in order, their size as JSON and the milliseconds the child spent on them. */
@@ -44,12 +50,18 @@ export interface SandboxResult {
 }
 
 export interface TemplateSandbox {
+  /** Refuses (429, TooManyRequests) a new call of an owner whose queue is full. */
+  admit(owner?: string): void;
+  /** Evaluates a job in its owner's turn; refused as by `admit` unless `job.admitted`. */
   run(job: SandboxJob): Promise<SandboxResult>;
   /** Ends every process; jobs not finished fail, and so does any later run (503). */
   close(): Promise<void>;
 }
 
-/** Events for tests and operators: spawn, ready, dispatch, stop (killed, with its reason), exit. */
+/**
+ * Events for tests and operators: spawn, ready, queue and dispatch (with the job's owner), refuse (an owner past its
+ * bound), stop (killed, with its reason), exit.
+ */
 export const SANDBOX_CHANNEL = diagnostics.channel('tessera:template-sandbox');
 
 export const SANDBOX_MESSAGES = {
@@ -58,7 +70,29 @@ export const SANDBOX_MESSAGES = {
   ended: (how: string) => `the process evaluating it ended (${how}).`,
   unavailable: 'Templates cannot be evaluated just now; please retry shortly.',
   closed: 'The server is shutting down; please retry.',
+  busy: (seconds: number) =>
+    `Too many of your templated calls are already waiting to be evaluated; please retry in ${seconds} s.`,
 } as const;
+
+export const SANDBOX_FAIRNESS = {
+  /**
+   * Jobs one owner may have waiting, one per call in progress (a call's batches go one after another): beyond, a
+   * new call would only wait longer, holding its request and records meanwhile.
+   */
+  queuePerOwner: 64,
+  /** The longest Retry-After told: the estimate past a minute is noise. */
+  maxRetryAfterSeconds: 60,
+  /** A job's time before any has been measured: a typical call's few records take milliseconds. */
+  firstJobMs: 100,
+  /**
+   * How long an owner that went idle still keeps others to their share of the processes (fair-queue.ts): a client
+   * calling every few seconds finds a process free; the cost to the others is half the pool for that long at most.
+   */
+  reserveMs: 5000,
+} as const;
+
+/** Jobs that name no owner (a preview, a test): one turn for them all, like one more organization's. */
+const UNOWNED = 'unowned';
 
 const CHILD = new URL('./sandbox-child.mjs', import.meta.url);
 /** Children that die before they are ready, in a row, before queued jobs are failed rather than retried. */
@@ -74,6 +108,7 @@ type ChildMessage =
 
 interface Waiting {
   id: number;
+  owner: string;
   job: SandboxJob;
   resolve(result: SandboxResult): void;
   reject(error: Error): void;
@@ -82,7 +117,7 @@ interface Waiting {
 interface Slot {
   child: ChildProcess;
   ready: boolean;
-  running: (Waiting & { timer: NodeJS.Timeout; signs: number }) | null;
+  running: (Waiting & { timer: NodeJS.Timeout; signs: number; started: number }) | null;
   /** Why the server is ending it, once it is. */
   stopping: string | null;
   stderr: string;
@@ -91,24 +126,58 @@ interface Slot {
 let sandboxes = 0;
 
 export interface SandboxOptions {
-  /** Processes: two at most, so templates never take every core of a small machine from the server. */
+  /** Processes: by default the cores but the server's own, shared among a cluster's workers (pool-size.ts). */
   size?: number;
+  /** Jobs one owner may have waiting (SANDBOX_FAIRNESS.queuePerOwner). */
+  queuePerOwner?: number;
   /** Told when a process is killed or dies while evaluating, with the reason the call is given. */
   onFault?: (reason: string) => void;
 }
 
 export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSandbox {
-  const size = options.size ?? Math.min(2, availableParallelism());
+  const size = options.size ?? machineSandboxSize();
+  const queuePerOwner = options.queuePerOwner ?? SANDBOX_FAIRNESS.queuePerOwner;
   const sandbox = ++sandboxes;
   const slots = new Set<Slot>();
-  const queue: Waiting[] = [];
+  const queue = createFairQueue<Waiting>(size, { reserveMs: SANDBOX_FAIRNESS.reserveMs });
+  /** Set while an owner's job is held back from an idle process only by another owner's reserve. */
+  let wake: NodeJS.Timeout | undefined;
   let nextId = 0;
   let failedStarts = 0;
   let closed = false;
+  /** Wall time of a job from dispatch to its end, a moving average: what Retry-After is estimated from. */
+  let jobMs: number = SANDBOX_FAIRNESS.firstJobMs;
 
-  const publish = (event: string, slot: Slot, extra: Record<string, unknown> = {}) => {
-    if (SANDBOX_CHANNEL.hasSubscribers) SANDBOX_CHANNEL.publish({ event, sandbox, pid: slot.child.pid, ...extra });
+  const announce = (event: string, extra: Record<string, unknown>) => {
+    if (SANDBOX_CHANNEL.hasSubscribers) SANDBOX_CHANNEL.publish({ event, sandbox, ...extra });
   };
+  const publish = (event: string, slot: Slot, extra: Record<string, unknown> = {}) =>
+    announce(event, { pid: slot.child.pid, ...extra });
+
+  /**
+   * Throws 429 when `owner` has its bound of jobs waiting. Retry-After: the time its waiting jobs take at its share
+   * of the pool (the processes split among the owners with work), at the recent job time; a retry sooner would meet
+   * the same full queue.
+   */
+  function admit(owner: string): void {
+    const queued = queue.queued(owner);
+    if (queued < queuePerOwner) return;
+    const drainMs = (queued * jobMs * Math.max(1, queue.owners)) / size;
+    const seconds = Math.min(SANDBOX_FAIRNESS.maxRetryAfterSeconds, Math.max(1, Math.ceil(drainMs / 1000)));
+    announce('refuse', { owner, queued, retryAfter: seconds });
+    throw new TooManyRequests(SANDBOX_MESSAGES.busy(seconds), seconds);
+  }
+
+  /** The job on `slot` ended, however: its process and its owner's share are free again. */
+  function release(slot: Slot): NonNullable<Slot['running']> | null {
+    const running = slot.running;
+    if (!running) return null;
+    clearTimeout(running.timer);
+    slot.running = null;
+    queue.finished(running.owner);
+    jobMs = 0.8 * jobMs + 0.2 * (performance.now() - running.started);
+    return running;
+  }
 
   function spawn(): void {
     const child = fork(CHILD, [], {
@@ -152,8 +221,7 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
       running.timer.refresh();
       return;
     }
-    clearTimeout(running.timer);
-    slot.running = null;
+    release(slot);
     if (message.kind === 'done') {
       running.resolve({ outputs: message.outputs, bytes: message.bytes, ms: message.ms });
     } else {
@@ -186,11 +254,7 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
   }
 
   function fail(slot: Slot, error: Error): void {
-    const running = slot.running;
-    if (!running) return;
-    clearTimeout(running.timer);
-    slot.running = null;
-    running.reject(error);
+    release(slot)?.reject(error);
   }
 
   function exited(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
@@ -206,7 +270,7 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
     if (closed) return;
     if (!slot.ready && !slot.stopping && ++failedStarts >= MAX_FAILED_STARTS) {
       // The sandbox cannot start (no memory, a broken install): fail what waits rather than retry for ever.
-      for (const waiting of queue.splice(0)) waiting.reject(new Unavailable(SANDBOX_MESSAGES.unavailable));
+      for (const waiting of queue.drain()) waiting.reject(new Unavailable(SANDBOX_MESSAGES.unavailable));
       failedStarts = 0;
       holdWhileBusy();
       return;
@@ -216,14 +280,24 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
   }
 
   function pump(): void {
+    clearTimeout(wake);
     for (const slot of slots) {
       if (queue.length === 0) break;
       if (!slot.ready || slot.running || slot.stopping) continue;
-      const next = queue.shift()!;
+      const next = queue.take();
+      if (!next) {
+        // An owner at its share, kept from this idle process for another that was just here: look again once
+        // that one's reserve has passed, if nothing else wakes the pool before.
+        const held = queue.heldFor();
+        if (held !== undefined) wake = setTimeout(pump, held + 1).unref();
+        break;
+      }
       const timer = setTimeout(() => overdue(slot), TEMPLATE_LIMITS.hardRecordMs);
-      slot.running = { ...next, timer, signs: 0 };
-      publish('dispatch', slot, { records: next.job.records.length });
-      slot.child.send({ id: next.id, ...next.job }, (error) => {
+      slot.running = { ...next, timer, signs: 0, started: performance.now() };
+      publish('dispatch', slot, { owner: next.owner, records: next.job.records.length });
+      // Whose turn it was is the server's business, not the child's.
+      const { owner: _owner, admitted: _admitted, ...job } = next.job;
+      slot.child.send({ id: next.id, ...job }, (error) => {
         if (error) stop(slot, SANDBOX_MESSAGES.ended('it could not be reached'));
       });
     }
@@ -243,17 +317,25 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
   }
 
   return {
+    admit(owner = UNOWNED) {
+      if (closed) throw new Unavailable(SANDBOX_MESSAGES.closed);
+      admit(owner);
+    },
     run(job) {
       if (closed) return Promise.reject(new Unavailable(SANDBOX_MESSAGES.closed));
+      const owner = job.owner ?? UNOWNED;
       return new Promise<SandboxResult>((resolve, reject) => {
-        queue.push({ id: ++nextId, job, resolve, reject });
+        if (!job.admitted) admit(owner);
+        queue.push(owner, { id: ++nextId, owner, job, resolve, reject });
+        announce('queue', { owner, queued: queue.queued(owner) });
         while (slots.size < size) spawn();
         pump();
       });
     },
     async close() {
       closed = true;
-      for (const waiting of queue.splice(0)) waiting.reject(new Unavailable(SANDBOX_MESSAGES.closed));
+      clearTimeout(wake);
+      for (const waiting of queue.drain()) waiting.reject(new Unavailable(SANDBOX_MESSAGES.closed));
       await Promise.all(
         [...slots].map(
           (slot) =>

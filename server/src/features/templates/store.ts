@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
 import type { LookupCaller } from '../identities/caller';
 import { type CompiledTemplate, compileTemplate, TemplateError } from './evaluate';
+import { onBehalfOf, sandboxOwner } from './owner';
 import { createTemplateSandbox, type TemplateSandbox } from './sandbox';
 
 /** Template 1, Full: the whole record. Used when a lookup names none. */
@@ -129,7 +130,8 @@ export function createTemplateStore(
       }
       const version = cached.version;
       if (!version || !mayUse(caller, version)) return null;
-      return { ...version, compiled: compileOnce(version) };
+      // Applied in the caller's turn of the sandbox (decision 0049).
+      return { ...version, compiled: onBehalfOf(compileOnce(version), sandboxOwner(caller)) };
     },
   };
 }
