@@ -45,6 +45,26 @@ export const LOOKUP_LIMITS = {
   piiMinScore: 50,
 } as const;
 
+/**
+ * Streamed PUT lookups (issue 28, finding 14): how many may run at once for one API key (or console user) and for one
+ * organization, across every server process, and how long a stream may sit with nothing read or sent before it is
+ * ended.
+ */
+export const STREAM_LIMITS = {
+  perKey: 4,
+  perOrganization: 16,
+  idleSeconds: 60,
+  /** A stream's claim lasts this long unless renewed by its progress: a crashed process's claims lapse by themselves. */
+  leaseSeconds: 120,
+} as const;
+
+export const STREAM_LIMIT_MESSAGES = {
+  key: (n: number) =>
+    `This API key already has ${n} streamed lookups running, the most at once; please wait for one to finish.`,
+  organization: (n: number) =>
+    `Your organization already has ${n} streamed lookups running, the most at once; please wait for one to finish.`,
+} as const;
+
 export const PII_MESSAGES = {
   names: 'A PII lookup needs firstName and lastName.',
   place:

@@ -61,6 +61,7 @@ import { registerUsageRollups } from './features/usage-rollups/register';
 import { createUserManagement } from './features/users/manage';
 import { registerUserRoutes } from './features/users/routes';
 import { registerAuth } from './http/auth';
+import { answerClientError } from './http/client-error';
 import { registerCompression } from './http/compression';
 import { registerConsole } from './http/console';
 import { registerErrorHandler, sendError } from './http/error-handler';
@@ -116,7 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 10 * 1024 * 1024,
-    return503OnClosing: true,
+    return503OnClosing: false, // the drain's 503 is ours, with our body and Retry-After (http/error-handler.ts)
+    clientErrorHandler: answerClientError, // Node's parser errors (431, 400, 408) with the same body too
     // Errors Fastify meets before routing (a malformed URL, say) get the same body as every other error.
     frameworkErrors: (error, _request, reply) => {
       void sendError(
@@ -228,6 +230,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authenticators: [keyAuthenticator(verifier), sessionAuthenticator],
     model: FITTED_MODEL,
     auditHasher: stewardship.auditHasher,
+    streamIdleMs: config.streamIdleSeconds * 1000,
   };
   await app.register(async (scope) => {
     // A PUT lookup's CSV body is read as it arrives, never buffered whole (features/identities/csv-stream.ts).

@@ -52,6 +52,8 @@ const envSchema = z.object({
   CONTACT_MESSAGE_RETENTION_MONTHS: z.coerce.number().int().min(0).max(1200).default(24),
   /** Minutes a support chat message may wait for an answer before it is mailed to SUPPORT_EMAIL; 0: never. */
   CHAT_UNANSWERED_MINUTES: z.coerce.number().int().min(0).max(10_080).default(15),
+  /** Seconds a streamed PUT may sit with nothing read or sent before it is ended (issue 28, finding 14). */
+  STREAM_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Where release artifacts are kept (default DATA_DIR/releases); environments deploy from there (decision 0038). */
   RELEASES_DIR: optional,
   /** Deployment environments: JSON, or the path of a JSON file; none: the `local` environment (decision 0038). */
@@ -119,6 +121,8 @@ export interface Config {
   dataRetention: { lookupAuditMonths: number; pageViewDays: number; contactMessageMonths: number };
   /** A support chat conversation waiting this long for an answer is mailed to the support address; 0: never. */
   chatUnansweredMinutes: number;
+  /** STREAM_IDLE_SECONDS: a streamed PUT with nothing read or sent this long is ended. */
+  streamIdleSeconds: number;
   /** Release artifacts' folder (RELEASES_DIR, default DATA_DIR/releases). */
   releasesDir: string;
   /** ENVIRONMENTS as given (JSON or a file path), read by features/deployments/environments.ts; null: `local`. */
@@ -280,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       contactMessageMonths: e.CONTACT_MESSAGE_RETENTION_MONTHS,
     },
     chatUnansweredMinutes: e.CHAT_UNANSWERED_MINUTES,
+    streamIdleSeconds: e.STREAM_IDLE_SECONDS,
     oauth: oauthProviders(env),
     releasesDir: path.resolve(e.RELEASES_DIR ?? path.join(e.DATA_DIR, 'releases')),
     environments: e.ENVIRONMENTS,

@@ -17,9 +17,11 @@ import {
 
 /**
  * Every text field of a request is built on this: text PostgreSQL can store (no NUL, no unpaired surrogate), or a
- * 400 naming the field. It stops the field's other checks, so the field gets this one message.
+ * 400 naming the field. It stops the field's other checks, so the field gets this one message. `params` are
+ * z.string()'s own (a field's message for a value that is not text at all, say).
  */
-export const text = () => z.string().refine(isStorableText, { message: MESSAGES.text, abort: true });
+export const text = (params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).refine(isStorableText, { message: MESSAGES.text, abort: true });
 
 /** An address in its canonical form (NFKC, trimmed; decision 0020), or the spec message. */
 export const emailSchema = text().overwrite(canonicalEmail).refine(isEmail, MESSAGES.email);

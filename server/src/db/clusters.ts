@@ -26,6 +26,8 @@ export interface ClusterConnectOptions {
   connectTimeoutMs: number;
   /** The server's statement_timeout for this connection. */
   statementTimeoutMs: number;
+  /** The server's idle_in_transaction_session_timeout: twice the statement timeout unless given. */
+  idleInTransactionTimeoutMs?: number;
   /** The client's own limit, for a server that stops answering altogether. */
   queryTimeoutMs?: number;
   applicationName: string;
@@ -37,7 +39,7 @@ export async function connectCluster(url: string, options: ClusterConnectOptions
     connectionString: url,
     connectionTimeoutMillis: options.connectTimeoutMs,
     statement_timeout: options.statementTimeoutMs,
-    idle_in_transaction_session_timeout: options.statementTimeoutMs * 2,
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? options.statementTimeoutMs * 2,
     ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
     application_name: options.applicationName,
   });

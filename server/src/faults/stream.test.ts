@@ -164,7 +164,7 @@ describe.skipIf(!databaseUrl)('a usage write whose acknowledgement is lost', () 
     });
     await lost;
     expect(res.status).toBe(200);
-    expect((await res.json()).requestId).toBe(requestId);
+    expect(((await res.json()) as { requestId: string }).requestId).toBe(requestId);
     const rows = await database.query<{ n: number }>('select count(*)::int as n from usage where request_id = $1', [
       requestId,
     ]);

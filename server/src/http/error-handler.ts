@@ -47,8 +47,52 @@ function validationFields(error: FastifyError): FieldError[] {
 }
 
 export const DATABASE_UNAVAILABLE = 'The database is unavailable for a moment. Please retry shortly.';
+export const DRAINING = 'The server is restarting. Please retry shortly.';
+/** A draining process answers new requests 503 until it exits; a balancer or the client retries elsewhere or later. */
+export const DRAIN_RETRY_AFTER_SECONDS = 3;
+
+/**
+ * Every error reply has the project's body and the headers of its class (issue 28, finding 15). New requests while
+ * the server drains get a 503 of ours: Fastify's own (`return503OnClosing`, turned off in app.ts) has a body of its
+ * own and no Retry-After. An error some plugin sends without a body (@fastify/websocket's 404 to a plain GET, say)
+ * gets the body here, and a 503 or 429 without Retry-After gets one. Node's parser errors, met before any request
+ * exists, are answered by client-error.ts.
+ */
+function registerErrorShapes(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!draining) return;
+    reply.header('retry-after', String(DRAIN_RETRY_AFTER_SECONDS)).header('connection', 'close');
+    return sendError(reply, 503, 'unavailable', DRAINING);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const status = reply.statusCode;
+    if (status < 400) return payload;
+    if ((status === 503 || status === 429) && !reply.hasHeader('retry-after')) {
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    }
+    if (!(payload === undefined || payload === null || payload === '' || isEmptyBuffer(payload))) return payload;
+    reply.type('application/json; charset=utf-8');
+    const body: ErrorBody = {
+      error: STATUS_NAMES[status] ?? 'Error',
+      code: codeOf(status),
+      requestId: String(request.id),
+    };
+    return JSON.stringify(body);
+  });
+}
+
+const isEmptyBuffer = (payload: unknown) => Buffer.isBuffer(payload) && payload.length === 0;
+
+/** The machine code of a status no handler named. */
+export const codeOf = (status: number): ErrorCode =>
+  CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'bad_request');
 
 export function registerErrorHandler(app: FastifyInstance): void {
+  registerErrorShapes(app);
   const faults = createFaultLog(app.log);
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     // A database that is away is nobody's mistake and passes: 503 with Retry-After, logged once per burst.

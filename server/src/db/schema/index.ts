@@ -9,6 +9,7 @@ export * from './identities';
 export * from './images';
 export * from './invoices';
 export * from './keys';
+export * from './lookup-streams';
 export * from './oauth-attempts';
 export * from './organizations';
 export * from './page-views';

@@ -10,6 +10,7 @@
  * the formula guard (docs/csv.md): one a spreadsheet would run as a formula gets a leading apostrophe.
  */
 import { stringify } from 'csv-stringify/sync';
+import { guardFormula } from '../../http/csv';
 import type { CompiledTemplate } from '../templates/evaluate';
 import type { LookupInput } from './inputs';
 
@@ -51,27 +52,8 @@ export function flatten(value: unknown, prefix = '', out: Map<string, string> = 
   return out;
 }
 
-/**
- * Characters a spreadsheet reads a cell as a formula by, when the cell begins with one (OWASP, CSV injection): the
- * ASCII ones, `|` (DDE in older Excel) and the full-width forms some spreadsheets fold to ASCII.
- */
-const FORMULA_START = /^[=+\-@\t\r|\uff1d\uff0b\uff0d\uff20]/;
-/** Spaces some spreadsheets skip before reading a formula (plain, no-break, other Unicode spaces, BOM). */
-const LEADING_SPACE = /^[ \u00a0\u1680\u2000-\u200b\u202f\u205f\u3000\ufeff]+/;
-/** A signed number or phone number: digits, spaces and . , ( ) + - only, which cannot call anything. */
-const PLAIN_NUMBER = /^[+-][0-9 ().,+-]*$/;
-
-const risky = (text: string) => FORMULA_START.test(text) && !PLAIN_NUMBER.test(text);
-
-/**
- * The cell as a spreadsheet may safely open it: one beginning, after any leading spaces, with = + - @ | TAB or CR
- * (or a full-width = + - @) gets a leading apostrophe (shown by spreadsheets as text, not run), unless it is a
- * signed number or phone number such as -12.5 or +1 (415) 555-0100, which holds no letters and so no function or
- * link to call.
- */
-export function guardFormula(cell: string): string {
-  return risky(cell) || risky(cell.replace(LEADING_SPACE, '')) ? `'${cell}` : cell;
-}
+/** The one formula guard of every CSV the product writes (issue 28, finding 11). */
+export { guardFormula };
 
 const STRINGIFY = { record_delimiter: '\r\n', quoted_match: /[\r\n]/, cast: { string: guardFormula } } as const;
 

@@ -10,7 +10,13 @@
  */
 import { type Hash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { IDEMPOTENCY, type InputName, LOOKUP_ENDPOINTS, type LookupEndpoint } from '@tessera/common/lookups';
+import {
+  IDEMPOTENCY,
+  type InputName,
+  LOOKUP_ENDPOINTS,
+  type LookupEndpoint,
+  STREAM_LIMITS,
+} from '@tessera/common/lookups';
 import { emptyMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, BadRequest, Unprocessable } from '../../http/errors';
@@ -36,6 +42,7 @@ import {
   prepare,
   TemplateFailure,
 } from './service';
+import { claimStream } from './stream-claims';
 
 /** How long a stream's usage write is retried while the database is away (its rows have been sent). */
 export const STREAM_RESOLVE_MS = 30_000;
@@ -185,6 +192,20 @@ export async function streamCsvLookup(
   if (!received || typeof (received as Partial<AsyncIterable<Buffer>>)[Symbol.asyncIterator] !== 'function') {
     throw new BadRequest(STREAM_MESSAGES.body, [{ path: 'body', message: STREAM_MESSAGES.body }]);
   }
+  // A place among the streams the key and its organization may run at once (429 past them), held to the end.
+  const place = await claimStream(deps.database, caller, String(request.id));
+  // A client that stops sending and reading is let go of: no bytes either way for this long ends the connection.
+  // (A request injected in tests has a socket of its own kind, without timeouts.)
+  const socket = typeof request.raw.socket?.setTimeout === 'function' ? request.raw.socket : null;
+  socket?.setTimeout(deps.streamIdleMs ?? STREAM_LIMITS.idleSeconds * 1000, () => socket.destroy());
+  // The place is a lease, renewed while the stream runs, so a process that dies frees its places by itself.
+  const renewing = setInterval(() => void place.renew().catch(() => {}), (STREAM_LIMITS.leaseSeconds * 1000) / 3);
+  renewing.unref();
+  reply.raw.once('close', () => {
+    clearInterval(renewing);
+    socket?.setTimeout(0);
+    void place.release();
+  });
   // With an Idempotency-Key the body is hashed as it is read: a repeat is told from another request at its end.
   const claim = deps.idempotency.keyOf(request, caller);
   const hasher = requestHasher(request);

@@ -44,6 +44,8 @@ export interface LookupDeps {
   model: MatchModel;
   /** The lookup audit trail's keyed hash (issue 22). */
   auditHasher: () => Promise<ValueHasher>;
+  /** A streamed PUT with nothing read or sent this long is ended (STREAM_IDLE_SECONDS). */
+  streamIdleMs?: number;
 }
 
 export const USAGE_UNAVAILABLE = 'Usage could not be recorded, so the call was not answered or charged. Please retry.';

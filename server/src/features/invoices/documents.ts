@@ -1,7 +1,10 @@
-/** An invoice as a file (decision 0034): a PDF made with pdfkit, and a CSV of its lines made with csv-stringify. */
+/**
+ * An invoice as a file (decision 0034): a PDF made with pdfkit, and a CSV of its lines made with csv-stringify, each
+ * cell through the formula guard (an organization's name is an administrator's text; issue 28 finding 11).
+ */
 import { type Invoice, invoiceNumber } from '@tessera/common/invoices';
-import { stringify } from 'csv-stringify/sync';
 import PDFDocument from 'pdfkit';
+import { stringifyRows } from '../../http/csv';
 
 export const CSV_COLUMNS = [
   'invoice',
@@ -31,7 +34,7 @@ export function invoiceCsv(invoice: Invoice): string {
     l.amount,
   ]);
   rows.push([number, invoice.month, invoice.organizationName, '', 'total', '', '', '', '', invoice.total]);
-  return stringify([CSV_COLUMNS, ...rows]);
+  return stringifyRows([CSV_COLUMNS, ...rows]);
 }
 
 export const fileName = (invoice: Invoice, ext: 'pdf' | 'csv') =>

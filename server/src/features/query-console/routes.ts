@@ -5,15 +5,16 @@
 import { once } from 'node:events';
 import type { QueryColumn, QueryResult } from '@tessera/common/query-console';
 import { QUERY_MESSAGES } from '@tessera/common/query-console';
-import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import { requireRank } from '../../http/auth';
+import { stringify } from '../../http/csv';
 import { NotFound } from '../../http/errors';
 import { requireStepUp } from '../auth/step-up';
+import { BOUNDARY_MESSAGES, RESULT_MAX_BYTES } from './boundary';
 import { deleteSaved, insertSaved, listRuns, listSaved, updateSaved } from './repo';
-import type { Cell } from './runner';
+import type { Cell, Cut } from './runner';
 import { cancelBody, idParams, queryBody, savedBody, schemaQuery } from './schemas';
 import type { QueryConsole } from './service';
 
@@ -24,13 +25,23 @@ function caller(request: FastifyRequest) {
   return { user: request.user, ip: request.ip };
 }
 
+/** What a cut result says: the byte cap's message, or the row cap's. */
+function notice(cut: Cut, maxRows: number): string | undefined {
+  if (cut === 'bytes') return BOUNDARY_MESSAGES.cutBytes(RESULT_MAX_BYTES);
+  if (cut === 'rows') return BOUNDARY_MESSAGES.cutRows(maxRows);
+  return undefined;
+}
+
+/** POST /v2/query's reply: QueryResult, with why a cut result was cut. */
+type QueryReply = QueryResult & { cut?: 'rows' | 'bytes'; notice?: string };
+
 export function registerQueryRoutes(app: FastifyInstance, deps: { database: Database; console: QueryConsole }): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { database, console: queries } = deps;
   const root = { preValidation: requireRank('root') };
   const stepUp = { preValidation: requireStepUp(database) };
 
-  r.post('/v2/query', { ...stepUp, schema: { body: queryBody } }, async (request): Promise<QueryResult> => {
+  r.post('/v2/query', { ...stepUp, schema: { body: queryBody } }, async (request): Promise<QueryReply> => {
     let columns: QueryColumn[] = [];
     const rows: Cell[][] = [];
     const done = await queries.run(caller(request), request.body, {
@@ -41,16 +52,19 @@ export function registerQueryRoutes(app: FastifyInstance, deps: { database: Data
         rows.push(...batch);
       },
     });
-    return { columns, rows, rowCount: done.rowCount, truncated: done.truncated, ms: done.ms };
+    const cut = done.cut ? { cut: done.cut, notice: notice(done.cut, request.body.maxRows) } : {};
+    return { columns, rows, rowCount: done.rowCount, truncated: done.truncated, ms: done.ms, ...cut };
   });
 
-  // The whole result as CSV, up to the row cap, written out batch by batch as it is fetched. A refusal or an
-  // error before the first row is the usual JSON error; one after it cuts the download short.
+  // The whole result as CSV, up to the row and byte caps, written out batch by batch as it is fetched. A refusal or
+  // an error before the first row is the usual JSON error; one after it cuts the download short. A result cut by a
+  // cap says so in X-Query-Truncated (rows or bytes) and X-Query-Notice.
   r.post('/v2/query/csv', { ...stepUp, schema: { body: queryBody } }, async (request, reply) => {
     const out = stringify();
     const { cluster } = request.body;
     const embedded = queries.clusterNames().includes(cluster) && queries.engineOf(cluster) === 'pglite';
     const held: Cell[][] = [];
+    let cut: Cut = null;
     let sending = false;
     let begin: () => void = () => {};
     const begun = new Promise<void>((resolve) => {
@@ -66,7 +80,8 @@ export function registerQueryRoutes(app: FastifyInstance, deps: { database: Data
       caller(request),
       request.body,
       {
-        columns: (columns) => {
+        columns: (columns, cutBy) => {
+          cut = cutBy;
           out.write(columns.map((c) => c.name));
           begin();
         },
@@ -89,6 +104,7 @@ export function registerQueryRoutes(app: FastifyInstance, deps: { database: Data
     reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="query-${cluster}-${stamp}.csv"`);
+    if (cut) reply.header('x-query-truncated', cut).header('x-query-notice', notice(cut, request.body.maxRows));
     return reply.send(out);
   });
 

@@ -1,107 +1,96 @@
 /**
- * Runs one guarded statement on a cluster: in a READ ONLY transaction that is always rolled back, with the
- * console's statement_timeout, through a cursor so no more than the row cap (plus one, to tell truncation) is
- * ever fetched. A PostgreSQL node gets a connection of its own, ended afterwards, so nothing a statement leaves
- * in its session outlives it. The embedded engine (PGlite) runs inside this process, where no timeout can fire
- * and nothing can cancel: there the statement runs in PGlite's exclusive transaction, and a statement that could
- * run long (a sleep, a recursive query, EXPLAIN ANALYZE, a planned cost above EMBEDDED_MAX_COST) is refused first.
+ * Runs one guarded statement on a cluster (decisions 0036 and 0048): in a READ ONLY transaction that is always
+ * rolled back, as the role tessera_query_console inside its function run(), which stops at the row cap or
+ * RESULT_MAX_BYTES of row text. run() makes the whole result in one statement, so statement_timeout covers all of
+ * it; the rows are then read through a cursor a batch at a time, so the server never holds more than a batch.
+ * A PostgreSQL node gets a connection of its own, ended afterwards, and a deadline of the server's that cancels and
+ * then ends the backend. The embedded engine (PGlite) runs inside this process, where nothing can stop a statement:
+ * there what could run long is refused first (embedded.ts).
  */
 
 import { CLUSTER_CONNECT_TIMEOUT_MS } from '@tessera/common/clusters';
-import { EMBEDDED_MAX_COST, QUERY_MESSAGES, type QueryColumn } from '@tessera/common/query-console';
+import type { QueryColumn } from '@tessera/common/query-console';
 import type { ClusterTarget } from '../../db/clusters';
 import { connectCluster } from '../../db/clusters';
-import { BadRequest } from '../../http/errors';
+import { DEADLINE_GRACE_MS, LOCK_TIMEOUT_MS, RESULT_MAX_BYTES, TERMINATE_AFTER_MS } from './boundary';
+import { armDeadline } from './deadline';
+import { describeStatement, type Field } from './describe';
+import { checkEmbeddedPlan, refuseOnEmbedded } from './embedded';
 import type { GuardedStatement } from './guard';
+import { type Cell, rowCells } from './row-literal';
+import { RunStopped } from './runner-errors';
+import { CURSOR, DECLARE_SQL, READINESS_SQL, requireReady, transactionSettings } from './sandbox';
+import type { Session } from './session';
 
-export type Cell = string | null;
-
-/** A refusal before the statement ran (audited as refused, not as an error). */
-export class QueryRefused extends BadRequest {}
-
-interface Fetched {
-  fields: { name: string; dataTypeID: number }[];
-  rows: Cell[][];
-}
-
-/** What a run needs of the connection, the same on both engines. */
-interface Session {
-  exec(text: string): Promise<void>;
-  fetch(text: string): Promise<Fetched>;
-}
+export type { Cell } from './row-literal';
+export { QueryRefused } from './runner-errors';
 
 export interface RunOptions {
   maxRows: number;
   timeoutMs: number;
   explain: boolean;
+  /** Row text the result may hold; RESULT_MAX_BYTES unless given. */
+  maxBytes?: number;
   /** Told the PostgreSQL backend running the statement, before it starts (for pg_cancel_backend). */
   onBackend?: (pid: number) => Promise<void>;
   /** Rows fetched per round trip; the CSV export streams each batch out before it fetches the next. */
   batchRows?: number;
 }
 
+/** Why a result is shorter than the statement's: the row cap or the byte cap. */
+export type Cut = 'rows' | 'bytes' | null;
+
 export interface Consumer {
-  columns(columns: QueryColumn[]): Promise<void> | void;
+  /** The columns, and whether the rows to follow are cut (known before the first row). */
+  columns(columns: QueryColumn[], cut: Cut): Promise<void> | void;
   rows(rows: Cell[][]): Promise<void> | void;
 }
 
-const CURSOR = 'tessera_console';
-const SLEEPS = ['pg_sleep', 'pg_sleep_for', 'pg_sleep_until'];
+export interface RunResult {
+  rowCount: number;
+  truncated: boolean;
+  cut: Cut;
+}
+
+const DEFAULT_BATCH = 1_000;
 
 async function typeNames(session: Session, oids: number[]): Promise<Map<number, string>> {
   if (oids.length === 0) return new Map();
-  const { rows } = await session.fetch(`select oid::int, typname from pg_type where oid in (${oids.join(',')})`);
+  const rows = await session.fetch(`select oid::int, typname::text from pg_type where oid in (${oids.join(',')})`);
   return new Map(rows.map(([oid, name]) => [Number(oid), String(name)]));
 }
 
-/** The embedded engine's refusals: what could hold the server with no way to stop it. */
-async function checkEmbedded(session: Session, statement: GuardedStatement, explain: boolean): Promise<void> {
-  const sleep = SLEEPS.find((f) => statement.functions.has(f));
-  if (sleep) throw new QueryRefused(QUERY_MESSAGES.embeddedSleep(sleep));
-  if (statement.recursive) throw new QueryRefused(QUERY_MESSAGES.embeddedRecursive);
-  if (statement.analyze) throw new QueryRefused(QUERY_MESSAGES.embeddedAnalyze);
-  if (statement.kind !== 'select' || explain) return;
-  const { rows } = await session.fetch(`explain (format json) ${statement.text}`);
-  const plan = JSON.parse(String(rows[0]?.[0] ?? '[]')) as { Plan?: { 'Total Cost'?: number } }[];
-  const cost = plan[0]?.Plan?.['Total Cost'] ?? 0;
-  if (cost > EMBEDDED_MAX_COST) throw new QueryRefused(QUERY_MESSAGES.embeddedCost(cost));
+/** The statement's text as run: EXPLAIN of it when asked. */
+function runText(statement: GuardedStatement, explain: boolean): string {
+  return statement.kind === 'select' && explain ? `explain ${statement.text}` : statement.text;
 }
 
+/** Inside the read-only transaction, as the role: runs the statement through run() and hands its rows over. */
 async function execute(
   session: Session,
-  statement: GuardedStatement,
+  text: string,
+  fields: Field[],
   options: RunOptions,
   consumer: Consumer,
-): Promise<{ rowCount: number; truncated: boolean }> {
-  const cap = options.maxRows;
-  const direct = statement.kind !== 'select' || options.explain;
-  const text = statement.kind === 'select' && options.explain ? `explain ${statement.text}` : statement.text;
-  const batch = Math.max(1, options.batchRows ?? cap + 1);
+): Promise<RunResult> {
+  const names = await typeNames(session, [...new Set(fields.map((f) => f.dataTypeID))]);
+  await session.exec(DECLARE_SQL, [text, options.maxRows, options.maxBytes ?? RESULT_MAX_BYTES]);
+  // run() makes the whole result here; its last row says whether it was cut, which the CSV export's headers need.
+  const [last] = await session.fetch(`fetch last from ${CURSOR}`);
+  const cut = (last?.[1] ?? null) as Cut;
+  await session.exec(`move absolute 0 in ${CURSOR}`);
+  await consumer.columns(
+    fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? 'unknown' })),
+    cut,
+  );
+  const batch = Math.max(1, options.batchRows ?? DEFAULT_BATCH);
   let rowCount = 0;
-  let first = true;
-  const take = async (fetched: Fetched): Promise<boolean> => {
-    if (first) {
-      first = false;
-      const names = await typeNames(session, [...new Set(fetched.fields.map((f) => f.dataTypeID))]);
-      await consumer.columns(fetched.fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? 'unknown' })));
-    }
-    const room = cap - rowCount;
-    const rows = fetched.rows.slice(0, room);
+  for (;;) {
+    const fetched = await session.fetch(`fetch forward ${batch} from ${CURSOR}`);
+    const rows = fetched.filter((r) => r[1] === null).map((r) => rowCells(String(r[0]), fields.length));
     rowCount += rows.length;
     if (rows.length > 0) await consumer.rows(rows);
-    return fetched.rows.length > room;
-  };
-  if (direct) {
-    const truncated = await take(await session.fetch(text));
-    return { rowCount, truncated };
-  }
-  await session.exec(`declare ${CURSOR} no scroll cursor for ${text}`);
-  for (;;) {
-    const want = Math.min(batch, cap + 1 - rowCount);
-    const fetched = await session.fetch(`fetch forward ${want} from ${CURSOR}`);
-    const over = await take(fetched);
-    if (over) return { rowCount, truncated: true };
-    if (fetched.rows.length < want) return { rowCount, truncated: false };
+    if (fetched.length < batch || rows.length < fetched.length) return { rowCount, truncated: cut !== null, cut };
   }
 }
 
@@ -115,23 +104,26 @@ async function onEmbedded(
   statement: GuardedStatement,
   options: RunOptions,
   consumer: Consumer,
-) {
+): Promise<RunResult> {
+  refuseOnEmbedded(statement);
   const client = target.client;
-  // Every value as PostgreSQL writes it, as on a PostgreSQL node: one text parser per type the engine knows.
-  const oids = (await client.query<{ oid: number }>('select oid::int as oid from pg_type')).rows;
-  const parsers = Object.fromEntries(oids.map((o) => [o.oid, (v: string) => v]));
+  const statementText = runText(statement, options.explain);
+  // Parse and describe only (nothing runs); PGlite's describe cannot run inside its transaction.
+  const fields = (await client.describeQuery(statementText)).resultFields;
   return client.transaction(async (tx) => {
     const session: Session = {
-      exec: async (sql) => void (await tx.exec(sql)),
-      fetch: async (sql) => {
-        const r = await tx.query<unknown[]>(sql, [], { rowMode: 'array', parsers });
-        return { fields: r.fields, rows: r.rows.map((row) => row.map(text)) };
+      exec: async (sql, params) => void (await tx.query(sql, params)),
+      fetch: async (sql, params) => {
+        const r = await tx.query<unknown[]>(sql, params, { rowMode: 'array' });
+        return r.rows.map((row) => row.map(text));
       },
     };
     try {
       await session.exec('set transaction read only');
-      await checkEmbedded(session, statement, options.explain);
-      return await execute(session, statement, options, consumer);
+      requireReady(target.name, (await session.fetch(READINESS_SQL))[0]?.[0]);
+      for (const setting of transactionSettings(LOCK_TIMEOUT_MS)) await session.exec(setting);
+      await checkEmbeddedPlan(session, statement, options.explain);
+      return await execute(session, statementText, fields, options, consumer);
     } finally {
       await tx.rollback();
     }
@@ -143,31 +135,55 @@ async function onPostgres(
   statement: GuardedStatement,
   options: RunOptions,
   consumer: Consumer,
-) {
+): Promise<RunResult> {
   const client = await connectCluster(target.url, {
     connectTimeoutMs: CLUSTER_CONNECT_TIMEOUT_MS * 2,
     statementTimeoutMs: options.timeoutMs,
-    // The server's statement_timeout stops a slow statement; this is for a server that stops answering at all.
-    queryTimeoutMs: options.timeoutMs + 5_000,
+    // The server's statement_timeout and then its deadline stop a slow statement; this is for a server that
+    // stops answering at all.
+    queryTimeoutMs: options.timeoutMs + DEADLINE_GRACE_MS + TERMINATE_AFTER_MS + 3_000,
+    // A backend left idle in its transaction (a consumer that stopped reading) is the deadline's to end, so the
+    // history can say so; this is for a server process that died meanwhile.
+    idleInTransactionTimeoutMs: options.timeoutMs + DEADLINE_GRACE_MS + TERMINATE_AFTER_MS + 5_000,
     applicationName: 'tessera-query-console',
   });
+  const session: Session = {
+    exec: async (sql, params) => void (await client.query(sql, params)),
+    fetch: async (sql, params) => {
+      const r = await client.query({
+        text: sql,
+        values: params,
+        rowMode: 'array',
+        types: { getTypeParser: () => (v: string) => v },
+      });
+      return (r.rows as unknown[][]).map((row) => row.map(text));
+    },
+  };
+  let deadline: ReturnType<typeof armDeadline> | null = null;
   try {
-    const session: Session = {
-      exec: async (sql) => void (await client.query(sql)),
-      fetch: async (sql) => {
-        const r = await client.query({ text: sql, rowMode: 'array', types: { getTypeParser: () => (v: string) => v } });
-        return { fields: r.fields, rows: (r.rows as unknown[][]).map((row) => row.map(text)) };
-      },
-    };
-    const [pid] = (await session.fetch('select pg_backend_pid()')).rows[0] ?? [];
+    const [ready, pid, started] =
+      (
+        await session.fetch(
+          `select (${READINESS_SQL}), pg_backend_pid(), backend_start::text from pg_stat_activity where pid = pg_backend_pid()`,
+        )
+      )[0] ?? [];
+    requireReady(target.name, ready);
     if (options.onBackend && pid) await options.onBackend(Number(pid));
+    deadline = armDeadline(target.url, { pid: Number(pid), started: String(started) }, options.timeoutMs);
     await session.exec('begin transaction read only');
     try {
-      return await execute(session, statement, options, consumer);
+      for (const setting of transactionSettings(LOCK_TIMEOUT_MS)) await session.exec(setting);
+      const statementText = runText(statement, options.explain);
+      const fields = await describeStatement(client, statementText);
+      return await execute(session, statementText, fields, options, consumer);
     } finally {
       await client.query('rollback').catch(() => {});
     }
+  } catch (err) {
+    if (deadline?.fired) throw new RunStopped(options.timeoutMs, deadline.fired);
+    throw err;
   } finally {
+    await deadline?.disarm();
     await client.end().catch(() => {});
   }
 }
@@ -178,7 +194,7 @@ export function runStatement(
   statement: GuardedStatement,
   options: RunOptions,
   consumer: Consumer,
-): Promise<{ rowCount: number; truncated: boolean }> {
+): Promise<RunResult> {
   return target.engine === 'pglite'
     ? onEmbedded(target, statement, options, consumer)
     : onPostgres(target, statement, options, consumer);

@@ -1,11 +1,12 @@
 /** Request bodies of the query console; limits from common/query-console.ts. */
 import { QUERY_LIMITS } from '@tessera/common/query-console';
+import { text } from '@tessera/common/schemas/fields';
 import { z } from 'zod';
 
 export const queryBody = z
   .object({
-    cluster: z.string().min(1).max(40),
-    sql: z.string().max(QUERY_LIMITS.sqlMaxChars, `The SQL may be at most ${QUERY_LIMITS.sqlMaxChars} characters.`),
+    cluster: text().min(1).max(40),
+    sql: text().max(QUERY_LIMITS.sqlMaxChars, `The SQL may be at most ${QUERY_LIMITS.sqlMaxChars} characters.`),
     maxRows: z.coerce
       .number()
       .int()
@@ -25,14 +26,12 @@ export const cancelBody = z.object({ runId: z.uuid() }).strict();
 
 export const savedBody = z
   .object({
-    name: z
-      .string()
+    name: text()
       .trim()
       .min(1, 'Please provide a name.')
       .max(QUERY_LIMITS.savedNameMax, `The name may be at most ${QUERY_LIMITS.savedNameMax} characters.`),
-    cluster: z.string().min(1).max(40),
-    sql: z
-      .string()
+    cluster: text().min(1).max(40),
+    sql: text()
       .refine((v) => v.trim() !== '', 'Please provide a SQL statement.')
       .pipe(z.string().max(QUERY_LIMITS.sqlMaxChars)),
   })
@@ -40,4 +39,4 @@ export const savedBody = z
 
 export const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
-export const schemaQuery = z.object({ cluster: z.string().min(1).max(40) });
+export const schemaQuery = z.object({ cluster: text().min(1).max(40) });

@@ -10,9 +10,11 @@ import { type ClusterTarget, connectCluster, unreachableReason } from '../../db/
 import { databaseFault } from '../../db/faults';
 import { AppError, BadRequest, Conflict, NotFound, Unavailable } from '../../http/errors';
 import { audit } from '../audit/record';
+import { BOUNDARY_MESSAGES } from './boundary';
 import { type GuardedStatement, guardStatement } from './guard';
 import { findRunning, finishRun, setRunBackend, startRun } from './repo';
-import { type Consumer, QueryRefused, runStatement } from './runner';
+import { type Consumer, type Cut, QueryRefused, runStatement } from './runner';
+import { RunStopped } from './runner-errors';
 
 export interface RunRequest {
   cluster: string;
@@ -32,6 +34,8 @@ type Ended = Exclude<QueryOutcome, 'running'>;
 /** The outcome to record for a failure, and the error to answer with. */
 function classify(err: unknown, cluster: string, timeoutMs: number): { outcome: Ended; error: unknown } {
   if (err instanceof QueryRefused) return { outcome: 'refused', error: err };
+  // The server's deadline stopped it: a timeout, whatever the statement had done to its own statement_timeout.
+  if (err instanceof RunStopped) return { outcome: 'timeout', error: err };
   if (err instanceof AppError) return { outcome: err.status === 400 ? 'refused' : 'error', error: err };
   const e = err as { code?: unknown; message?: unknown };
   const message = typeof e?.message === 'string' ? e.message : '';
@@ -46,6 +50,8 @@ function classify(err: unknown, cluster: string, timeoutMs: number): { outcome: 
       error: new Unavailable(`${QUERY_MESSAGES.unreachable(cluster)} ${unreachableReason(err)}`),
     };
   }
+  // The role's privileges said no (a function, a table, another session, changing role): refused, not an error.
+  if (e?.code === '42501') return { outcome: 'refused', error: new BadRequest(BOUNDARY_MESSAGES.privilege(message)) };
   if (typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
     return { outcome: 'error', error: new BadRequest(`PostgreSQL refused the query: ${message}`) };
   }
@@ -76,6 +82,7 @@ export function createQueryConsole(deps: { database: Database; targets: ClusterT
       rowCount: number | null;
       ms: number;
       error: string | null;
+      cut?: Cut;
     },
   ) {
     await database.transaction(async (tx) => {
@@ -87,7 +94,16 @@ export function createQueryConsole(deps: { database: Database; targets: ClusterT
         targetType: 'cluster',
         targetId: cluster,
         ip: caller.ip,
-        detail: { runId, cluster, sql, rows: end.rowCount, ms: end.ms, outcome: end.outcome, error: end.error },
+        detail: {
+          runId,
+          cluster,
+          sql,
+          rows: end.rowCount,
+          ms: end.ms,
+          outcome: end.outcome,
+          error: end.error,
+          ...(end.cut ? { cut: end.cut } : {}),
+        },
       });
     });
   }
@@ -122,6 +138,7 @@ export function createQueryConsole(deps: { database: Database; targets: ClusterT
           rowCount: result.rowCount,
           ms,
           error: null,
+          cut: result.cut,
         });
         return { ...result, ms, runId };
       } catch (err) {

@@ -7,6 +7,7 @@ import {
   type Release,
 } from '@tessera/common/deployments';
 import { parseIdList } from '@tessera/common/routes';
+import { text } from '@tessera/common/schemas/fields';
 import semver from 'semver';
 import { z } from 'zod';
 
@@ -22,7 +23,7 @@ const commit = z
   .transform((c) => c.toLowerCase())
   .refine((c) => COMMIT_PATTERN.test(c), RELEASE_MESSAGES.commit);
 
-const notes = z.string({ error: RELEASE_MESSAGES.notes }).max(RELEASE_LIMITS.notes, RELEASE_MESSAGES.notes);
+const notes = text({ error: RELEASE_MESSAGES.notes }).max(RELEASE_LIMITS.notes, RELEASE_MESSAGES.notes);
 
 export const releaseBody = z.object({ version, commit, notes: notes.default('') }).strict();
 export const releaseUpdateBody = z.object({ version, commit, notes }).partial().strict();

@@ -1,4 +1,5 @@
 /** Bodies and parameters of /v2/segments, read with common/segments.ts so the page and the server agree. */
+import { text } from '@tessera/common/schemas/fields';
 import { readSegmentFilters, SEGMENT_LIMITS, SEGMENT_MESSAGES, type SegmentFilters } from '@tessera/common/segments';
 import { z } from 'zod';
 
@@ -9,8 +10,7 @@ const filters = z.unknown().transform((raw, ctx): SegmentFilters => {
   return value;
 });
 
-const name = z
-  .string({ error: SEGMENT_MESSAGES.name })
+const name = text({ error: SEGMENT_MESSAGES.name })
   .trim()
   .min(1, SEGMENT_MESSAGES.name)
   .max(SEGMENT_LIMITS.nameMax, SEGMENT_MESSAGES.nameLength);

@@ -5,8 +5,8 @@
  */
 import { Readable } from 'node:stream';
 import { CALL_METRICS, metricColumn, USAGE_MESSAGES, type UsageCall } from '@tessera/common/usage';
-import { stringify } from 'csv-stringify';
 import type { Database } from '../../db/client';
+import { stringify } from '../../http/csv';
 import { BadRequest } from '../../http/errors';
 import { filterConditions, Params } from './filters';
 import type { ReportQuery } from './query';

@@ -3,6 +3,7 @@
  * their page. The range defaults to the month up to now (spec §9); times are ISO 8601 with an offset.
  */
 import { TABLE_PAGE_SIZES } from '@tessera/common/constants';
+import { text } from '@tessera/common/schemas/fields';
 import {
   USAGE_CALL_SORTS,
   USAGE_INTERVALS,
@@ -64,7 +65,7 @@ export const reportQuery = z
     tz: timeZone.default('UTC'),
     userId: id.optional(),
     organizationId: id.optional(),
-    keyId: z.string().min(1).max(64).optional(),
+    keyId: text().min(1).max(64).optional(),
     method: z.enum(USAGE_METHODS).default('*'),
     path: z.enum(USAGE_PATHS).default('*'),
     pageSize: z.coerce
@@ -74,7 +75,7 @@ export const reportQuery = z
         message: `Page size is one of ${TABLE_PAGE_SIZES.join(', ')}.`,
       })
       .default(100),
-    after: z.string().max(200).optional(),
+    after: text().max(200).optional(),
     sort: z
       .string()
       .refine((s) => (USAGE_CALL_SORTS as readonly string[]).includes(s.replace(/^-/, '')), {
