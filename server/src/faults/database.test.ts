@@ -8,28 +8,20 @@ import type { Database } from '../db/client';
 import { load, person } from '../features/identities/test-people';
 import { makeCustomer, PASSWORD, testDatabase } from '../test/harness';
 import { signInOverHttp } from '../test/http-session';
-import { type Child, freePort, runChild } from '../test/process';
-import { type TcpProxy, tcpProxy } from '../test/tcp-proxy';
+import type { Child } from '../test/process';
+import type { TcpProxy } from '../test/tcp-proxy';
+import { type ProxiedServer, serverBehindProxy } from './behind-proxy';
 import { type Load, startLoad } from './load';
+import { sleep, within } from './timing';
 
 const databaseUrl = inject('databaseUrl');
 const CUT_MS = 10_000;
 /** Longest the suite waits for the server to serve again once the database is back. */
 const RECOVERY_BOUND_MS = 15_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
-    }),
-  ]);
-}
-
 describe.skipIf(!databaseUrl)('a database that goes away', () => {
   let database: Database;
+  let server: ProxiedServer;
   let proxy: TcpProxy;
   let child: Child;
   let base: string;
@@ -43,31 +35,16 @@ describe.skipIf(!databaseUrl)('a database that goes away', () => {
     userId = customer.id;
     const p = person();
     await load(database, p);
-    const target = new URL(databaseUrl!);
-    proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(databaseUrl!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const port = await freePort();
-    child = runChild(['server/src/main.ts'], {
-      DATABASE_URL: viaProxy.toString(),
-      PORT: String(port),
-      SEED_IDENTITIES: '0',
+    server = await serverBehindProxy(databaseUrl!, {
       DATABASE_STATEMENT_TIMEOUT_MS: '2000',
       DATABASE_CONNECT_TIMEOUT_MS: '1000',
     });
-    await child.waitFor('Tessera console:', 60_000);
-    base = `http://127.0.0.1:${port}`;
+    ({ proxy, child, base } = server);
     cookie = await signInOverHttp(base, customer.email, PASSWORD);
     lookupUrl = `${base}/v2/identities/byEmail?email=${encodeURIComponent(p.emails[0]!.address)}`;
   }, 120_000);
 
-  afterAll(async () => {
-    await proxy?.restore();
-    child?.proc.kill('SIGTERM');
-    await child?.exited;
-    await proxy?.close();
-  });
+  afterAll(() => server?.stop());
 
   const usageRows = async (ids: string[]) =>
     (await database.query<{ n: number }>('select count(*)::int as n from usage where request_id = any($1)', [ids]))[0]!

@@ -16,6 +16,7 @@ import { PGBOUNCER, startPgBouncer, type TestPgBouncer } from '../test/pgbouncer
 import { type Child, freePort, runChild } from '../test/process';
 import { type TcpProxy, tcpProxy } from '../test/tcp-proxy';
 import { type Load, startLoad } from './load';
+import { sleep, within } from './timing';
 
 const base = inject('databaseUrl') ? process.env.TEST_DATABASE_URL : undefined;
 const skip = !base
@@ -26,17 +27,6 @@ const skip = !base
 const CUT_MS = 10_000;
 /** As database.test.ts: the longest the server may take to serve again once the database is back. */
 const RECOVERY_BOUND_MS = 15_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
-    }),
-  ]);
-}
 
 describe.skipIf(skip)(`a database that goes away behind PgBouncer${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let scratch: ScratchDatabase;

@@ -22,23 +22,13 @@ import {
   signIn,
   type TestApp,
 } from '../test/harness';
+import { sleep, within } from './timing';
 
 /** For every call of a phase together; with nothing waiting on Redis they take well under a second. */
 const DEADLINE_MS = 10_000;
 /** Longest the suite waits for both processes to count in Redis again once it is back. */
 const RECOVERY_BOUND_MS = 30_000;
 const RATE = 3;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
-    }),
-  ]);
-}
 
 /** Never a 500: an answer below 500, or a 503 that says when to retry. */
 const answered = (res: LightMyRequestResponse) =>

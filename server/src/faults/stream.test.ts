@@ -9,47 +9,32 @@ import type { Database } from '../db/client';
 import { load, person } from '../features/identities/test-people';
 import { makeCustomer, PASSWORD, testDatabase } from '../test/harness';
 import { signInOverHttp } from '../test/http-session';
-import { type Child, freePort, runChild } from '../test/process';
-import { type TcpProxy, tcpProxy } from '../test/tcp-proxy';
+import type { TcpProxy } from '../test/tcp-proxy';
+import { type ProxiedServer, serverBehindProxy } from './behind-proxy';
+import { sleep } from './timing';
 
 const databaseUrl = inject('databaseUrl');
 const ROWS = 4000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!databaseUrl)('a database cut during a streamed PUT', () => {
   let database: Database;
+  let server: ProxiedServer;
   let proxy: TcpProxy;
-  let child: Child;
   let base: string;
   let cookie: string;
 
   beforeAll(async () => {
     database = await testDatabase();
     const customer = await makeCustomer(database);
-    const target = new URL(databaseUrl!);
-    proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(databaseUrl!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const port = await freePort();
-    child = runChild(['server/src/main.ts'], {
-      DATABASE_URL: viaProxy.toString(),
-      PORT: String(port),
-      SEED_IDENTITIES: '0',
+    server = await serverBehindProxy(databaseUrl!, {
       DATABASE_STATEMENT_TIMEOUT_MS: '2000',
       DATABASE_CONNECT_TIMEOUT_MS: '1000',
     });
-    await child.waitFor('Tessera console:', 60_000);
-    base = `http://127.0.0.1:${port}`;
+    ({ proxy, base } = server);
     cookie = await signInOverHttp(base, customer.email, PASSWORD);
   }, 120_000);
 
-  afterAll(async () => {
-    await proxy?.restore();
-    child?.proc.kill('SIGTERM');
-    await child?.exited;
-    await proxy?.close();
-  });
+  afterAll(() => server?.stop());
 
   it('meters and audits the rows served, and ends the reply with the row to send again from', async () => {
     const requestId = `stream-${randomUUID()}`;
@@ -121,9 +106,7 @@ describe.skipIf(!databaseUrl)('a database cut during a streamed PUT', () => {
 
 describe.skipIf(!databaseUrl)('a usage write whose acknowledgement is lost', () => {
   let database: Database;
-  let proxy: TcpProxy;
-  let child: Child;
-  let base: string;
+  let server: ProxiedServer;
   let cookie: string;
   let email: string;
 
@@ -133,33 +116,17 @@ describe.skipIf(!databaseUrl)('a usage write whose acknowledgement is lost', () 
     const p = person();
     await load(database, p);
     email = p.emails[0]!.address;
-    const target = new URL(databaseUrl!);
-    proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(databaseUrl!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const port = await freePort();
-    child = runChild(['server/src/main.ts'], {
-      DATABASE_URL: viaProxy.toString(),
-      PORT: String(port),
-      SEED_IDENTITIES: '0',
-    });
-    await child.waitFor('Tessera console:', 60_000);
-    base = `http://127.0.0.1:${port}`;
-    cookie = await signInOverHttp(base, customer.email, PASSWORD);
+    server = await serverBehindProxy(databaseUrl!);
+    cookie = await signInOverHttp(server.base, customer.email, PASSWORD);
   }, 120_000);
 
-  afterAll(async () => {
-    child?.proc.kill('SIGTERM');
-    await child?.exited;
-    await proxy?.close();
-  });
+  afterAll(() => server?.stop());
 
   it('resolves it by the request id before answering: served and billed once (issue 28, finding 16)', async () => {
     const requestId = `ack-${randomUUID()}`;
     // The usage statement carries the request id in its parameters: its commit's answer is the one lost.
-    const lost = proxy.loseAnswerTo(requestId, 300);
-    const res = await fetch(`${base}/v2/identities/byEmail?email=${encodeURIComponent(email)}`, {
+    const lost = server.proxy.loseAnswerTo(requestId, 300);
+    const res = await fetch(`${server.base}/v2/identities/byEmail?email=${encodeURIComponent(email)}`, {
       headers: { cookie, 'x-request-id': requestId },
     });
     await lost;

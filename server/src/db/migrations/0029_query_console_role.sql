@@ -30,18 +30,19 @@ BEGIN
       used bigint := 0;
       n integer := 0;
     BEGIN
+      -- Operators and the cast are schema-qualified: the statement may change search_path while it runs.
       FOR r IN EXECUTE statement LOOP
-        IF n >= max_rows THEN
+        IF n OPERATOR(pg_catalog.>=) max_rows THEN
           line := NULL; stop := 'rows'; RETURN NEXT; RETURN;
         END IF;
-        line := r::text;
-        used := used + pg_catalog.octet_length(line);
-        IF used > max_bytes THEN
+        line := r::pg_catalog.text;
+        used := used OPERATOR(pg_catalog.+) pg_catalog.octet_length(line);
+        IF used OPERATOR(pg_catalog.>) max_bytes THEN
           line := NULL; stop := 'bytes'; RETURN NEXT; RETURN;
         END IF;
         stop := NULL;
         RETURN NEXT;
-        n := n + 1;
+        n := n OPERATOR(pg_catalog.+) 1;
       END LOOP;
     END
     $run$;

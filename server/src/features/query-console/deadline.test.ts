@@ -33,7 +33,7 @@ const runRow = async (runId: string) =>
   (await t.database.db.select().from(queryRuns).where(eq(queryRuns.runId, runId)))[0]!;
 
 describe.runIf(onPostgres)('limits a statement cannot lift', () => {
-  it('a CSV export that sets statement_timeout to 0 is still stopped at the limit, and history says timeout', async () => {
+  it('a CSV export setting statement_timeout to 0 is still stopped at the limit; history says timeout', async () => {
     // The first 1,000 rows (the export's first batch) lift the limit; the 12 after them sleep 6 s in all.
     const runId = randomUUID();
     const res = await api.post('/v2/query/csv', cookie, {

@@ -43,12 +43,14 @@ describe.runIf(embedded)('the embedded engine: what could stall lookups never st
     await load(t.database, p);
     const runId = randomUUID();
     const events: string[] = [];
+    const noted = <T extends { statusCode: number }>(what: string, res: T) => {
+      events.push(`${what} ${res.statusCode}`);
+      return res;
+    };
     const statement = api
       .post('/v2/query', rootCookie, { cluster: 'main', sql, runId })
-      .then((res) => (events.push(`console ${res.statusCode}`), res));
-    const lookup = api
-      .get(`/v2/identities/byId?id=${p.id}`, customerCookie)
-      .then((res) => (events.push(`lookup ${res.statusCode}`), res));
+      .then((res) => noted('console', res));
+    const lookup = api.get(`/v2/identities/byId?id=${p.id}`, customerCookie).then((res) => noted('lookup', res));
     const [refused, found] = await Promise.all([statement, lookup]);
     expect(events.sort()).toEqual(['console 400', 'lookup 200']);
     expect(refused.json().error).toBe(

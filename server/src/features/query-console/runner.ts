@@ -54,6 +54,9 @@ export interface RunResult {
 
 const DEFAULT_BATCH = 1_000;
 
+/** This connection's backend, matched later by pid and start time (a pid may be reused once it ends). */
+const THIS_BACKEND = 'from pg_stat_activity where pid = pg_backend_pid()';
+
 async function typeNames(session: Session, oids: number[]): Promise<Map<number, string>> {
   if (oids.length === 0) return new Map();
   const rows = await session.fetch(`select oid::int, typname::text from pg_type where oid in (${oids.join(',')})`);
@@ -77,7 +80,7 @@ async function execute(
   await session.exec(DECLARE_SQL, [text, options.maxRows, options.maxBytes ?? RESULT_MAX_BYTES]);
   // run() makes the whole result here; its last row says whether it was cut, which the CSV export's headers need.
   const [last] = await session.fetch(`fetch last from ${CURSOR}`);
-  const cut = (last?.[1] ?? null) as Cut;
+  let cut = (last?.[1] ?? null) as Cut;
   await session.exec(`move absolute 0 in ${CURSOR}`);
   await consumer.columns(
     fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? 'unknown' })),
@@ -87,7 +90,10 @@ async function execute(
   let rowCount = 0;
   for (;;) {
     const fetched = await session.fetch(`fetch forward ${batch} from ${CURSOR}`);
-    const rows = fetched.filter((r) => r[1] === null).map((r) => rowCells(String(r[0]), fields.length));
+    const lines = fetched.filter((r) => r[1] === null);
+    // run() keeps the row cap; this holds it should run() ever not (it is the database's to define).
+    const rows = lines.slice(0, options.maxRows - rowCount).map((r) => rowCells(String(r[0]), fields.length));
+    if (rows.length < lines.length) cut = 'rows';
     rowCount += rows.length;
     if (rows.length > 0) await consumer.rows(rows);
     if (fetched.length < batch || rows.length < fetched.length) return { rowCount, truncated: cut !== null, cut };
@@ -162,11 +168,7 @@ async function onPostgres(
   let deadline: ReturnType<typeof armDeadline> | null = null;
   try {
     const [ready, pid, started] =
-      (
-        await session.fetch(
-          `select (${READINESS_SQL}), pg_backend_pid(), backend_start::text from pg_stat_activity where pid = pg_backend_pid()`,
-        )
-      )[0] ?? [];
+      (await session.fetch(`select (${READINESS_SQL}), pid, backend_start::text ${THIS_BACKEND}`))[0] ?? [];
     requireReady(target.name, ready);
     if (options.onBackend && pid) await options.onBackend(Number(pid));
     deadline = armDeadline(target.url, { pid: Number(pid), started: String(started) }, options.timeoutMs);
