@@ -231,7 +231,7 @@ describe('compression', () => {
     );
     expect(fine.statusCode).toBe(200);
     expect(fine.body.split('\r\n')).toHaveLength(2002);
-  });
+  }, 120_000); // 40 MB inflated and hashed: far past 30 s on a loaded machine
 
   it('sends a compressed streamed PUT batch by batch, while the body is still arriving', async () => {
     const base = await listening();
