@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { emptyMetrics } from '@tessera/common/usage';
 import pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { testDatabase } from '../../test/harness';
 import { rollUpAll } from '../../test/usage-rollups';
@@ -100,7 +100,8 @@ describe('the usage rollup aggregator', () => {
     expect(await sums('usage_rollups', org)).toEqual(all(9));
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL)(
+  // The server-postgres project's database (the PGlite project has none, whatever the environment holds).
+  it.runIf(inject('databaseUrl'))(
     'leaves the rows of a transaction still open for a later run, and counts them once it commits',
     async () => {
       const raw = database.raw;
