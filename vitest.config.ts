@@ -11,8 +11,10 @@ const serverProject = (name: string, engine: 'pglite' | 'postgres') => ({
     environment: 'node',
     globalSetup: ['server/src/test/global-setup.ts'],
     env: { TEST_ENGINE: engine },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A bound, never a measure: the CLI and server-process tests start Node with tsx, which took ~28 s of wall time
+    // (5 s of CPU) with the three test groups and the fault suite's server processes sharing two cores.
+    testTimeout: 90_000,
+    hookTimeout: 180_000,
     pool: 'forks' as const,
     // Files run one after another in a worker that keeps its modules and its database between them (decision
     // 0041): importing the app and starting PGlite once per worker, not once per file, took most of the suite's time.
