@@ -35,7 +35,14 @@ function start(env: Record<string, string>) {
   // Plain node on the bundle: no --import tsx, and no NODE_OPTIONS that could bring a loader in.
   const proc: ChildProcess = spawn(process.execPath, [path.join(outdir, 'main.js')], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    // One process: the bundle is under test here, the process per core in cluster.test.ts.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'warn',
+      WEB_CONCURRENCY: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
