@@ -46,8 +46,8 @@ export const QUERY_MESSAGES = {
   embeddedAnalyze:
     'The embedded database runs inside the server, where no timeout can stop EXPLAIN ANALYZE (it runs the query): use EXPLAIN.',
   embeddedCost: (cost: number) =>
-    `The embedded database runs inside the server, where no timeout can stop a query: this one's planned cost ` +
-    `(${Math.round(cost).toLocaleString('en-US')}) is above the limit of ${EMBEDDED_MAX_COST.toLocaleString('en-US')}.`,
+    `The embedded database runs inside the server, where nothing can stop a query once it runs: this one's planned ` +
+    `cost (${Math.round(cost).toLocaleString('en-US')}) is above the limit of ${EMBEDDED_MAX_COST.toLocaleString('en-US')}.`,
   embeddedCancel:
     'Queries on the embedded database run inside the server one at a time and cannot be cancelled; long ones are refused before they start.',
   notRunning: 'That query is not running (it has finished or was never started).',

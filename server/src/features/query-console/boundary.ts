@@ -2,6 +2,7 @@
  * The query console's boundary (decision 0048): the database role statements run as, the limits the server keeps
  * whatever a statement does to its own settings, and the messages naming them.
  */
+import { EMBEDDED_MAX_COST, QUERY_MESSAGES } from '@tessera/common/query-console';
 
 /** The NOLOGIN role console statements run as, through its SECURITY DEFINER function run() (migration 0029). */
 export const CONSOLE_ROLE = 'tessera_query_console';
@@ -17,12 +18,8 @@ export const TERMINATE_AFTER_MS = 2_000;
 /** Longest a console statement waits for a lock before it fails. */
 export const LOCK_TIMEOUT_MS = 1_000;
 
-/**
- * The planned cost above which the embedded engine refuses a statement. Nothing can stop one there once it
- * runs, and lookups wait for it: measured on PGlite 0.5.16 here (2 busy cores), cost 50,000 took 7.5 s for
- * generate_series (the slowest per unit measured) and about 0.5 s for joins and scans.
- */
-export const EMBEDDED_COST_LIMIT = 50_000;
+/** The embedded engine's cost limit, one rule with its message in common (decision 0048). */
+export const EMBEDDED_COST_LIMIT = EMBEDDED_MAX_COST;
 
 /**
  * Built-in functions that run SQL given as text (or every table of a schema), where the guard cannot see what
@@ -75,7 +72,5 @@ export const BOUNDARY_MESSAGES = {
     `${embedded}: ${name}() runs SQL given as text, which could sleep or loop, so it is refused there.`,
   embeddedUserFunction: (name: string) =>
     `${embedded}: ${name}() is not a built-in function and could loop, so it is refused there.`,
-  embeddedCost: (cost: number) =>
-    `${embedded}: this one's planned cost (${Math.round(cost).toLocaleString('en-US')}) is above the limit of ` +
-    `${EMBEDDED_COST_LIMIT.toLocaleString('en-US')}.`,
+  embeddedCost: QUERY_MESSAGES.embeddedCost,
 } as const;
