@@ -193,7 +193,7 @@ export async function streamCsvLookup(
     throw new BadRequest(STREAM_MESSAGES.body, [{ path: 'body', message: STREAM_MESSAGES.body }]);
   }
   // A place among the streams the key and its organization may run at once (429 past them), held to the end.
-  const place = await claimStream(deps.database, caller, String(request.id));
+  const place = await claimStream(deps.database, caller, randomUUID()); // the server's own id: a client-sent one could share or free another's place;
   // A client that stops sending and reading is let go of: no bytes either way for this long ends the connection.
   // (A request injected in tests has a socket of its own kind, without timeouts.)
   const socket = typeof request.raw.socket?.setTimeout === 'function' ? request.raw.socket : null;
