@@ -5,7 +5,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../db/client';
 import { testDatabase } from '../../test/harness';
 import { rollUpAll } from '../../test/usage-rollups';
-import { createGroupMetering, MAX_GROUP, MAX_WRITERS, type UsageEvent, writeUsage } from './metering';
+import {
+  createGroupMetering,
+  MAX_GROUP,
+  MAX_WRITERS,
+  RETRY_WINDOW_MINUTES,
+  type UsageEvent,
+  writeUsage,
+  writeUsageChecked,
+} from './metering';
 
 let database: Database;
 beforeAll(async () => {
@@ -116,5 +124,27 @@ describe('usage metering', () => {
     expect(writes).toBe(MAX_WRITERS + 1);
     expect(await count(user)).toBe(MAX_WRITERS + 1);
     await broken.close();
+  });
+
+  it('refuses a second request under one id in the same group, and keeps the first (decision 0046)', async () => {
+    const user = userId();
+    const first = event(user, { requestHash: 'a' });
+    const other = event(user, { requestId: first.requestId, requestHash: 'b' });
+    const again = event(user, { requestId: first.requestId, requestHash: 'a' });
+    const refused = await writeUsageChecked(database, [first, other, again]);
+    expect([...refused]).toEqual([other]);
+    expect(await count(user)).toBe(1);
+  });
+
+  it('counts an id as a retry only within the retry window: older, the same request is refused', async () => {
+    const user = userId();
+    const old = event(user, { requestHash: 'h' });
+    await writeUsageChecked(database, [old], new Date(Date.now() - (RETRY_WINDOW_MINUTES + 5) * 60_000));
+    const repeat = { ...old };
+    expect([...(await writeUsageChecked(database, [repeat]))]).toEqual([repeat]);
+    const fresh = event(user, { requestHash: 'h' });
+    await writeUsageChecked(database, [fresh]);
+    expect([...(await writeUsageChecked(database, [{ ...fresh }]))]).toEqual([]);
+    expect(await count(user)).toBe(2);
   });
 });

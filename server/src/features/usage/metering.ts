@@ -121,26 +121,42 @@ export async function writeUsage(database: Database, events: UsageEvent[], at = 
   return (await insertUsage(database, events, at)).size;
 }
 
+/** How long after its first metering a request id sent again with the same request counts as a retry of it. */
+export const RETRY_WINDOW_MINUTES = 10;
+
 /**
- * Writes a group and tells which of its events repeat a request id metered for another request (another
- * fingerprint): those must not be answered. A repeat with the same fingerprint is a retry: answered, billed once.
+ * Writes a group and tells which of its events may not be answered: those repeating a request id metered for another
+ * request (another fingerprint), or for the same one more than RETRY_WINDOW_MINUTES ago (an id reused, not a retry).
+ * A repeat of the same request within the window is a retry: answered, billed once. Two events of one group with one
+ * id are compared too (the insert keeps only the first), so concurrent requests under one id are never free.
  */
 export async function writeUsageChecked(
   database: Database,
   events: UsageEvent[],
   at = new Date(),
-): Promise<Set<string>> {
+): Promise<Set<UsageEvent>> {
   const inserted = await insertUsage(database, events, at);
-  const repeats = events.filter((e) => !inserted.has(e.requestId));
-  const foreign = new Set<string>();
-  if (repeats.length === 0) return foreign;
-  const stored = await database.query<{ request_id: string; request_hash: string | null }>(
-    'select request_id, request_hash from usage where request_id = any($1::text[])',
-    [repeats.map((e) => e.requestId)],
+  const seen = new Set<string>();
+  const repeats = events.filter((e) => {
+    const again = seen.has(e.requestId) || !inserted.has(e.requestId);
+    seen.add(e.requestId);
+    return again;
+  });
+  const refused = new Set<UsageEvent>();
+  if (repeats.length === 0) return refused;
+  // The newest row of each id, and whether it is recent enough for a retry (the database's clock, not a node's).
+  const stored = await database.query<{ request_id: string; request_hash: string | null; recent: boolean }>(
+    `select distinct on (request_id) request_id, request_hash,
+       at > now() - interval '${RETRY_WINDOW_MINUTES} minutes' as recent
+     from usage where request_id = any($1::text[]) order by request_id, at desc`,
+    [[...new Set(repeats.map((e) => e.requestId))]],
   );
-  const hashes = new Map(stored.map((r) => [r.request_id, r.request_hash]));
-  for (const e of repeats) if ((hashes.get(e.requestId) ?? null) !== (e.requestHash ?? null)) foreign.add(e.requestId);
-  return foreign;
+  const byId = new Map(stored.map((r) => [r.request_id, r]));
+  for (const e of repeats) {
+    const row = byId.get(e.requestId);
+    if (!row?.recent || row.request_hash !== (e.requestHash ?? null)) refused.add(e);
+  }
+  return refused;
 }
 
 interface Pending {
@@ -166,10 +182,11 @@ export function createGroupMetering(write: (events: UsageEvent[]) => Promise<unk
         try {
           writes++;
           const written = await write(group.map((p) => p.event));
-          // A writer that names events repeating another request's id fails those alone.
-          const foreign = written instanceof Set ? (written as Set<string>) : null;
+          // A writer that returns events (writeUsageChecked) names those it may not answer.
+          const refused = written instanceof Set ? (written as ReadonlySet<UsageEvent>) : null;
+          // A writer that names events it may not answer (a reused request id) fails those alone.
           for (const p of group) {
-            if (foreign?.has(p.event.requestId)) p.reject(new RequestIdReused(p.event.requestId));
+            if (refused?.has(p.event)) p.reject(new RequestIdReused(p.event.requestId));
             else p.resolve();
           }
         } catch (error) {
