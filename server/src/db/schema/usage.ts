@@ -65,7 +65,8 @@ export const usage = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.id, t.month] }),
-    uniqueIndex('usage_request_idx').on(t.requestId, t.month),
+    /** A request id is its caller's: another user's id never collides (decision 0046). */
+    uniqueIndex('usage_request_idx').on(t.userId, t.requestId, t.month),
     /** The tail not yet aggregated (usage_tail()). */
     index('usage_txid_idx').on(t.txid),
     index('usage_organization_at_idx').on(t.organizationId, t.at),

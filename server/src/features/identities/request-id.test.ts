@@ -63,6 +63,23 @@ describe('X-Request-Id', () => {
     expect(await rowsOf(id)).toEqual([id]);
   });
 
+  it('is its caller’s: another user sending the same id is answered and billed apart, never refused', async () => {
+    const id = `shared-${randomUUID()}`;
+    expect((await call('GET', `/v2/identities/byId?id=${p.id}`, id)).statusCode).toBe(200);
+    const otherCookie = await signIn(t.app, (await makeCustomer(t.database)).email);
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url: `/v2/identities/byId?id=${q.id}`,
+      headers: { ...CONSOLE_HEADERS, cookie: otherCookie, 'x-request-id': id },
+    });
+    expect(theirs.statusCode).toBe(200);
+    const billed = await t.database.query<{ n: number }>(
+      'select count(distinct user_id)::int as n from usage where request_id = $1',
+      [id],
+    );
+    expect(billed).toEqual([{ n: 2 }]);
+  });
+
   it('tells a POST retry by its body', async () => {
     const id = randomUUID();
     const body = JSON.stringify({ inputs: [{ id: String(p.id) }] });

@@ -72,10 +72,10 @@ const WRITE = `with rows as (
   -- A request id is unique within its month (the partition key): in a month's first hour, a retry of a call metered
   -- in the last month is looked for there.
   where (r.at at time zone 'UTC') >= date_trunc('month', r.at at time zone 'UTC') + interval '1 hour'
-    or not exists (select 1 from usage p where p.request_id = r.request_id
+    or not exists (select 1 from usage p where p.user_id = r.user_id and p.request_id = r.request_id
       and p.month = (date_trunc('month', r.at at time zone 'UTC') - interval '1 month')::date)
   order by request_id
-  on conflict (request_id, month) do nothing
+  on conflict (user_id, request_id, month) do nothing
   returning *
 ), audited as (
   insert into lookup_audit (at, request_id, user_id, organization_id, key_id, method, path, input, value_hmacs,
@@ -85,7 +85,7 @@ const WRITE = `with rows as (
   cross join lateral json_to_recordset(coalesce(r.lookups, '[]'::json)) as a(input int, values text[], identities bigint[])
   order by w.request_id, a.input
 )
-select request_id from written`;
+select user_id, request_id from written`;
 
 function row(e: UsageEvent, at: Date): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -108,12 +108,19 @@ function row(e: UsageEvent, at: Date): Record<string, unknown> {
 }
 
 /** Writes a group of usage rows (and their audit rows) in one statement: the request ids it inserted. */
+/** A request's identity in the log: its id is its caller's (decision 0046). */
+const identityOf = (userId: number, requestId: string) => `${userId}:${requestId}`;
+
 async function insertUsage(database: Database, events: UsageEvent[], at: Date): Promise<Set<string>> {
-  const rows = await database.query<{ request_id: string }>(WRITE, [JSON.stringify(events.map((e) => row(e, at)))], {
-    prepare: true,
-    budget: 'usage',
-  });
-  return new Set(rows.map((r) => r.request_id));
+  const rows = await database.query<{ user_id: number; request_id: string }>(
+    WRITE,
+    [JSON.stringify(events.map((e) => row(e, at)))],
+    {
+      prepare: true,
+      budget: 'usage',
+    },
+  );
+  return new Set(rows.map((r) => identityOf(r.user_id, r.request_id)));
 }
 
 /** Writes a group of usage rows in one statement: how many it inserted (a request id already there is skipped). */
@@ -138,22 +145,28 @@ export async function writeUsageChecked(
   const inserted = await insertUsage(database, events, at);
   const seen = new Set<string>();
   const repeats = events.filter((e) => {
-    const again = seen.has(e.requestId) || !inserted.has(e.requestId);
-    seen.add(e.requestId);
+    const identity = identityOf(e.userId, e.requestId);
+    const again = seen.has(identity) || !inserted.has(identity);
+    seen.add(identity);
     return again;
   });
   const refused = new Set<UsageEvent>();
   if (repeats.length === 0) return refused;
   // The newest row of each id, and whether it is recent enough for a retry (the database's clock, not a node's).
-  const stored = await database.query<{ request_id: string; request_hash: string | null; recent: boolean }>(
-    `select distinct on (request_id) request_id, request_hash,
+  const stored = await database.query<{
+    user_id: number;
+    request_id: string;
+    request_hash: string | null;
+    recent: boolean;
+  }>(
+    `select distinct on (user_id, request_id) user_id, request_id, request_hash,
        at > now() - interval '${RETRY_WINDOW_MINUTES} minutes' as recent
-     from usage where request_id = any($1::text[]) order by request_id, at desc`,
+     from usage where request_id = any($1::text[]) order by user_id, request_id, at desc`,
     [[...new Set(repeats.map((e) => e.requestId))]],
   );
-  const byId = new Map(stored.map((r) => [r.request_id, r]));
+  const byId = new Map(stored.map((r) => [identityOf(r.user_id, r.request_id), r]));
   for (const e of repeats) {
-    const row = byId.get(e.requestId);
+    const row = byId.get(identityOf(e.userId, e.requestId));
     if (!row?.recent || row.request_hash !== (e.requestHash ?? null)) refused.add(e);
   }
   return refused;
