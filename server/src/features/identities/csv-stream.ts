@@ -19,6 +19,7 @@ import {
 } from '@tessera/common/lookups';
 import { emptyMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { databaseFault } from '../../db/faults';
 import { AppError, BadRequest, Unprocessable } from '../../http/errors';
 import { AUDIT_HELD, type AuditedInput, writeAuditApart } from '../lookup-audit/entries';
 import { TemplateError } from '../templates/evaluate';
@@ -42,7 +43,7 @@ import {
   prepare,
   TemplateFailure,
 } from './service';
-import { claimStream } from './stream-claims';
+import { claimStream, type StreamClaim } from './stream-claims';
 
 /** How long a stream's usage write is retried while the database is away (its rows have been sent). */
 export const STREAM_RESOLVE_MS = 30_000;
@@ -192,20 +193,32 @@ export async function streamCsvLookup(
   if (!received || typeof (received as Partial<AsyncIterable<Buffer>>)[Symbol.asyncIterator] !== 'function') {
     throw new BadRequest(STREAM_MESSAGES.body, [{ path: 'body', message: STREAM_MESSAGES.body }]);
   }
-  // A place among the streams the key and its organization may run at once (429 past them), held to the end.
-  const place = await claimStream(deps.database, caller, randomUUID()); // the server's own id: a client-sent one could share or free another's place;
+  // A place among the streams the key and its organization may run at once (429 past them), held to the end, under
+  // an id of the server's (a client-sent one could share or free another's place). The end is watched before the
+  // place is taken: a client gone while it was being taken must not leave it held.
+  let place: StreamClaim | null = null;
+  let renewing: NodeJS.Timeout | undefined;
+  let gone = false;
   // A client that stops sending and reading is let go of: no bytes either way for this long ends the connection.
   // (A request injected in tests has a socket of its own kind, without timeouts.)
   const socket = typeof request.raw.socket?.setTimeout === 'function' ? request.raw.socket : null;
-  socket?.setTimeout(deps.streamIdleMs ?? STREAM_LIMITS.idleSeconds * 1000, () => socket.destroy());
-  // The place is a lease, renewed while the stream runs, so a process that dies frees its places by itself.
-  const renewing = setInterval(() => void place.renew().catch(() => {}), (STREAM_LIMITS.leaseSeconds * 1000) / 3);
-  renewing.unref();
   reply.raw.once('close', () => {
+    gone = true;
     clearInterval(renewing);
     socket?.setTimeout(0);
-    void place.release();
+    void place?.release();
   });
+  place = await claimStream(deps.database, caller, randomUUID());
+  // The connection may have closed before the watch began (while the caller was identified): gone too.
+  if (gone || request.raw.destroyed || request.raw.socket?.destroyed) {
+    await place.release();
+    return reply;
+  }
+  socket?.setTimeout(deps.streamIdleMs ?? STREAM_LIMITS.idleSeconds * 1000, () => socket.destroy());
+  // The place is a lease, renewed while the stream runs, so a process that dies frees its places by itself.
+  const held = place;
+  renewing = setInterval(() => void held.renew().catch(() => {}), (STREAM_LIMITS.leaseSeconds * 1000) / 3);
+  renewing.unref();
   // With an Idempotency-Key the body is hashed as it is read: a repeat is told from another request at its end.
   const claim = deps.idempotency.keyOf(request, caller);
   const hasher = requestHasher(request);
@@ -366,8 +379,10 @@ async function answer(
           found = await lookUp(deps, prepared, rows, metrics, audit);
         } catch (error) {
           if (!(error instanceof Unprocessable || error instanceof TemplateError)) {
-            // Anything else (the database away): what was served stays served and is metered below; the reply
-            // ends with the row to send again from (issue 28, finding 5).
+            // Anything but the database away is a fault of ours: thrown, not dressed as a database outage.
+            if (!databaseFault(error)) throw error;
+            // The database away: what was served stays served and is metered below; the reply ends with the row
+            // to send again from (issue 28, finding 5).
             request.log.warn({ code: (error as { code?: unknown }).code }, 'lookup stream stopped');
             drained = true;
             stopped = true;
@@ -394,6 +409,7 @@ async function answer(
             await writeAuditApart(deps.database, auditCall, audit);
             audit.splice(0);
           } catch (error) {
+            if (!databaseFault(error)) throw error;
             // Kept: the rows go with the usage row, written (and retried) as the stream ends.
             request.log.warn({ code: (error as { code?: unknown }).code }, 'lookup stream stopped');
             stopped = true;

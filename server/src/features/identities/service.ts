@@ -229,6 +229,19 @@ export function fingerprint(request: FastifyRequest, caller: LookupCaller, bodyD
 }
 
 /**
+ * The fingerprint as stored: keyed with the lookup audit trail's secret (HMAC), since a URL holds the e-mail or phone
+ * looked up, and a plain hash of it could be checked against guesses by anyone who reads the usage table.
+ */
+export async function keyedFingerprint(
+  deps: Pick<LookupDeps, 'auditHasher'>,
+  request: FastifyRequest,
+  caller: LookupCaller,
+  bodyDigest?: string,
+): Promise<string> {
+  return (await deps.auditHasher())('request', fingerprint(request, caller, bodyDigest));
+}
+
+/**
  * Records the call's usage (its milliseconds already set); when that fails the call must not be answered as served.
  * A request id metered already for another request fails with RequestIdReused (409), so it is not answered free.
  */
@@ -256,7 +269,7 @@ export async function meter(
       deps.metering,
       {
         requestId: call.requestId ?? String(request.id),
-        requestHash: fingerprint(request, caller, call.bodyDigest),
+        requestHash: await keyedFingerprint(deps, request, caller, call.bodyDigest),
         userId: call.caller.userId,
         organizationId: call.caller.organizationId,
         keyId: call.caller.keyId,

@@ -98,4 +98,31 @@ describe('streamed PUT limits', () => {
     await new Promise((resolve) => socket.once('close', resolve));
     await until(async () => (await places()) === before);
   });
+
+  it('frees the place of a client that hangs up at once, while its place is being taken', async () => {
+    const before = await places();
+    for (let i = 0; i < STREAM_LIMITS.perKey + 2; i++) {
+      const socket = net.connect(Number(base.port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.end(
+        [
+          'PUT /v2/identities/byEmail HTTP/1.1',
+          `Host: 127.0.0.1:${base.port}`,
+          `Cookie: ${cookie}`,
+          'X-Requested-With: XMLHttpRequest',
+          'Content-Type: text/csv',
+          'Transfer-Encoding: chunked',
+          '',
+          '',
+        ].join('\r\n'),
+      );
+      socket.destroy();
+    }
+    // Every place comes back (the hang-ups may still be taking theirs when this starts): the key streams again...
+    await until(async () => {
+      const next = openStream();
+      next.end();
+      return (await next.reply).statusCode === 200 && (await places()) === before;
+    });
+  });
 });

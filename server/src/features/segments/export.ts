@@ -5,6 +5,7 @@
  * only when the client has taken the last (a pull stream). The export is metered like a lookup, per identity
  * returned, at the organization's contract prices (usage path /segments), however the stream ends.
  */
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { SEGMENT_LIMITS, SEGMENT_USAGE_PATH, type Segment } from '@tessera/common/segments';
 import type { CallMetrics } from '@tessera/common/usage';
@@ -21,6 +22,7 @@ import type { Match } from '../identities/engine';
 import { countInput } from '../identities/metrics';
 import { visibleTypes } from '../identities/record-sql';
 import { loadRecords } from '../identities/search';
+import { keyedFingerprint } from '../identities/service';
 import type { ValueHasher } from '../lookup-audit/hmac';
 import { fullAllowance, TemplateError } from '../templates/evaluate';
 import {
@@ -30,7 +32,7 @@ import {
   TEMPLATE_MESSAGES,
   type TemplateStore,
 } from '../templates/store';
-import { type Metering, recordResolving } from '../usage/metering';
+import { type Metering, RequestIdReused, recordResolving } from '../usage/metering';
 import { auditMembers } from './audit';
 import { memberIds } from './repo';
 
@@ -143,21 +145,25 @@ export async function streamSegmentExport(
     const cost = terms ? costMicros(terms, metrics) : 0;
     try {
       // What was sent must be billed: retried while the database is away, under the export's request id.
-      await recordResolving(
-        deps.metering,
-        {
-          requestId: String(request.id),
-          userId: caller.userId,
-          organizationId: caller.organizationId,
-          keyId: null,
-          method: 'GET',
-          path: SEGMENT_USAGE_PATH,
-          status,
-          metrics,
-          costMicros: cost,
-        },
-        Date.now() + EXPORT_RESOLVE_MS,
-      );
+      const event = {
+        requestId: String(request.id),
+        userId: caller.userId,
+        organizationId: caller.organizationId,
+        keyId: null,
+        method: 'GET',
+        path: SEGMENT_USAGE_PATH,
+        status,
+        metrics,
+        costMicros: cost,
+        // The export's fingerprint, so a reused id is told from a retry (decision 0046).
+        requestHash: await keyedFingerprint(deps, request, caller),
+      };
+      const until = Date.now() + EXPORT_RESOLVE_MS;
+      await recordResolving(deps.metering, event, until).catch((error: unknown) => {
+        // Sent already under an id used for another request: billed under an id of its own, never free.
+        if (!(error instanceof RequestIdReused)) throw error;
+        return recordResolving(deps.metering, { ...event, requestId: `${request.id}~${randomUUID()}` }, until);
+      });
       deps.billing.charged(caller.organizationId, cost);
     } catch (error) {
       if (!databaseFault(error)) request.log.error({ err: error }, 'segment export usage could not be recorded');
