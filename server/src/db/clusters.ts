@@ -31,6 +31,11 @@ export interface ClusterConnectOptions {
   /** The client's own limit, for a server that stops answering altogether. */
   queryTimeoutMs?: number;
   applicationName: string;
+  /**
+   * False: no settings in the start-up packet (PgBouncer in transaction mode refuses them); the caller sets its
+   * limits per transaction. True by default.
+   */
+  startupSettings?: boolean;
 }
 
 /** A connected client of its own; the caller ends it. Its errors never reach the process. */
@@ -38,10 +43,15 @@ export async function connectCluster(url: string, options: ClusterConnectOptions
   const client = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: options.connectTimeoutMs,
-    statement_timeout: options.statementTimeoutMs,
-    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? options.statementTimeoutMs * 2,
-    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
+    ...(options.startupSettings === false
+      ? {}
+      : {
+          statement_timeout: options.statementTimeoutMs,
+          idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? options.statementTimeoutMs * 2,
+        }),
+    // PgBouncer passes this one on in every mode.
     application_name: options.applicationName,
+    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
   });
   client.on('error', () => {});
   try {

@@ -142,15 +142,17 @@ async function onPostgres(
   options: RunOptions,
   consumer: Consumer,
 ): Promise<RunResult> {
+  // No start-up settings (PgBouncer in transaction mode refuses them): the limits are set in the transaction below,
+  // where a pooled connection keeps them, and so is the backend read, so the deadline signals the right one.
+  const statementMs = options.timeoutMs;
+  const idleMs = options.timeoutMs + DEADLINE_GRACE_MS + TERMINATE_AFTER_MS + 5_000;
   const client = await connectCluster(target.url, {
     connectTimeoutMs: CLUSTER_CONNECT_TIMEOUT_MS * 2,
-    statementTimeoutMs: options.timeoutMs,
+    statementTimeoutMs: statementMs,
+    startupSettings: false,
     // The server's statement_timeout and then its deadline stop a slow statement; this is for a server that
     // stops answering at all.
     queryTimeoutMs: options.timeoutMs + DEADLINE_GRACE_MS + TERMINATE_AFTER_MS + 3_000,
-    // A backend left idle in its transaction (a consumer that stopped reading) is the deadline's to end, so the
-    // history can say so; this is for a server process that died meanwhile.
-    idleInTransactionTimeoutMs: options.timeoutMs + DEADLINE_GRACE_MS + TERMINATE_AFTER_MS + 5_000,
     applicationName: 'tessera-query-console',
   });
   const session: Session = {
@@ -167,18 +169,24 @@ async function onPostgres(
   };
   let deadline: ReturnType<typeof armDeadline> | null = null;
   try {
-    const [ready, pid, started] =
-      (await session.fetch(`select (${READINESS_SQL}), pid, backend_start::text ${THIS_BACKEND}`))[0] ?? [];
-    requireReady(target.name, ready);
-    if (options.onBackend && pid) await options.onBackend(Number(pid));
-    deadline = armDeadline(target.url, { pid: Number(pid), started: String(started) }, options.timeoutMs);
     await session.exec('begin transaction read only');
     try {
+      // A backend left idle in its transaction (a consumer that stopped reading) is the deadline's to end, so the
+      // history can say so; the idle timeout is for a server process that died meanwhile.
+      await session.exec(`set local statement_timeout = ${Math.round(statementMs)}`);
+      await session.exec(`set local idle_in_transaction_session_timeout = ${Math.round(idleMs)}`);
+      const [ready, pid, started] =
+        (await session.fetch(`select (${READINESS_SQL}), pid, backend_start::text ${THIS_BACKEND}`))[0] ?? [];
+      requireReady(target.name, ready);
+      if (options.onBackend && pid) await options.onBackend(Number(pid));
+      deadline = armDeadline(target.url, { pid: Number(pid), started: String(started) }, options.timeoutMs);
       for (const setting of transactionSettings(LOCK_TIMEOUT_MS)) await session.exec(setting);
       const statementText = runText(statement, options.explain);
       const fields = await describeStatement(client, statementText);
       return await execute(session, statementText, fields, options, consumer);
     } finally {
+      // A session-level advisory lock taken through a wrapper would outlive the run on a pooled server connection.
+      await client.query('select pg_advisory_unlock_all()').catch(() => {});
       await client.query('rollback').catch(() => {});
     }
   } catch (err) {
