@@ -3,6 +3,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { STREAM_LIMITS } from '@tessera/common/lookups';
 import { IDENTITY_PROVIDERS, type ProviderId } from '@tessera/common/providers';
 import { canonicalEmail, isEmail } from '@tessera/common/validation';
 import { z } from 'zod';
@@ -53,7 +54,7 @@ const envSchema = z.object({
   /** Minutes a support chat message may wait for an answer before it is mailed to SUPPORT_EMAIL; 0: never. */
   CHAT_UNANSWERED_MINUTES: z.coerce.number().int().min(0).max(10_080).default(15),
   /** Seconds a streamed PUT may sit with nothing read or sent before it is ended (issue 28, finding 14). */
-  STREAM_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  STREAM_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(STREAM_LIMITS.idleSeconds),
   /** Where release artifacts are kept (default DATA_DIR/releases); environments deploy from there (decision 0038). */
   RELEASES_DIR: optional,
   /** Deployment environments: JSON, or the path of a JSON file; none: the `local` environment (decision 0038). */

@@ -4,6 +4,7 @@
  * in `{table}_default`. Partitions are made ahead by a job in every process (making one twice is harmless), and
  * retention drops the months wholly past its cutoff instead of deleting their rows.
  */
+import { sql } from 'drizzle-orm';
 import type { Database } from './client';
 
 export const MONTHLY_TABLES = { usage: 'date', lookup_audit: 'timestamptz' } as const;
@@ -71,8 +72,19 @@ export async function dropMonthsBefore(database: Database, table: MonthlyTable, 
     if (!match) continue;
     const end = new Date(Date.UTC(Number(match[1]), Number(match[2]), 1));
     if (end > cutoff) continue;
-    await database.query(`drop table if exists ${relname}`);
-    dropped.push(relname);
+    // Dropping takes the parent's strongest lock: never queue every metering insert behind a long report for it.
+    // Given up after 2 s; the next run tries again.
+    const gone = await database
+      .transaction(async (tx) => {
+        await tx.execute(sql`set local lock_timeout = '2s'`);
+        await tx.execute(sql.raw(`drop table if exists ${relname}`));
+        return true;
+      })
+      .catch((error: unknown) => {
+        if ((error as { code?: string }).code === '55P03' || /lock timeout/.test(String(error))) return false;
+        throw error;
+      });
+    if (gone) dropped.push(relname);
   }
   return dropped;
 }

@@ -73,6 +73,8 @@ export async function redisFanout(place: RedisPlace): Promise<Fanout> {
       } catch {
         // Redis away (decision 0050): the change is saved; this process's own sockets still hear of it, the other
         // processes' pages catch up on their next fetch. A push is never worth failing the request that made it.
+        // A publish that timed out on a connected client may still have gone out, and come back here by Redis.
+        if (pub.status === 'ready') return;
         const copy = structuredClone(message);
         setImmediate(() => {
           for (const h of handlers) h(copy);

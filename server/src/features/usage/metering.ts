@@ -60,10 +60,15 @@ export const MAX_GROUP = 2000;
  */
 export const MAX_WRITERS = 4;
 
-const WRITE = `with rows as (
+// A call's time is the database's (one clock for every node, so a month's turn is the same for all of them), unless a
+// caller gives one (tests and benches writing history).
+const WRITE = `with sent as (
   select * from json_to_recordset($1::json) as r(at timestamptz, request_id text, user_id int, organization_id int,
     key_id text, method text, path text, status int, ${METRIC_COLUMNS.map((c) => `${c} int`).join(', ')}, cost numeric,
     lookups json, request_hash text)
+), rows as (
+  select coalesce(at, now()) as at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost,
+    lookups, request_hash from sent
 ), written as (
   insert into usage (at, month, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost,
     request_hash)
@@ -81,15 +86,15 @@ const WRITE = `with rows as (
   insert into lookup_audit (at, request_id, user_id, organization_id, key_id, method, path, input, value_hmacs,
     identity_ids)
   select w.at, w.request_id, w.user_id, w.organization_id, w.key_id, w.method, w.path, a.input, a.values, a.identities
-  from written w join rows r on r.request_id = w.request_id
+  from written w join rows r on r.request_id = w.request_id and r.user_id = w.user_id
   cross join lateral json_to_recordset(coalesce(r.lookups, '[]'::json)) as a(input int, values text[], identities bigint[])
   order by w.request_id, a.input
 )
 select user_id, request_id from written`;
 
-function row(e: UsageEvent, at: Date): Record<string, unknown> {
+function row(e: UsageEvent, at: Date | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    at: at.toISOString(),
+    at: at?.toISOString() ?? null,
     request_id: e.requestId,
     user_id: e.userId,
     organization_id: e.organizationId,
@@ -111,7 +116,7 @@ function row(e: UsageEvent, at: Date): Record<string, unknown> {
 /** A request's identity in the log: its id is its caller's (decision 0046). */
 const identityOf = (userId: number, requestId: string) => `${userId}:${requestId}`;
 
-async function insertUsage(database: Database, events: UsageEvent[], at: Date): Promise<Set<string>> {
+async function insertUsage(database: Database, events: UsageEvent[], at?: Date): Promise<Set<string>> {
   const rows = await database.query<{ user_id: number; request_id: string }>(
     WRITE,
     [JSON.stringify(events.map((e) => row(e, at)))],
@@ -124,7 +129,8 @@ async function insertUsage(database: Database, events: UsageEvent[], at: Date): 
 }
 
 /** Writes a group of usage rows in one statement: how many it inserted (a request id already there is skipped). */
-export async function writeUsage(database: Database, events: UsageEvent[], at = new Date()): Promise<number> {
+/** `at`: the calls' time when given (history); the database's clock otherwise. */
+export async function writeUsage(database: Database, events: UsageEvent[], at?: Date): Promise<number> {
   return (await insertUsage(database, events, at)).size;
 }
 
@@ -137,11 +143,7 @@ export const RETRY_WINDOW_MINUTES = 10;
  * A repeat of the same request within the window is a retry: answered, billed once. Two events of one group with one
  * id are compared too (the insert keeps only the first), so concurrent requests under one id are never free.
  */
-export async function writeUsageChecked(
-  database: Database,
-  events: UsageEvent[],
-  at = new Date(),
-): Promise<Set<UsageEvent>> {
+export async function writeUsageChecked(database: Database, events: UsageEvent[], at?: Date): Promise<Set<UsageEvent>> {
   const inserted = await insertUsage(database, events, at);
   const seen = new Set<string>();
   const repeats = events.filter((e) => {
