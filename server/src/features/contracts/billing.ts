@@ -1,8 +1,8 @@
 /**
  * Admission by contract (issue 5): before a lookup runs, its organization must have a contract in force and below
  * its monthly limit, or the call answers 402. Each process keeps its organizations' contract and month-to-date
- * spend for a few seconds (adding what it charges itself), and drops them when a contract changes anywhere (the
- * fan-out). Staff (super, root) are metered and priced but never refused for payment.
+ * spend for a few seconds or, under a monthly limit, a hundred calls (adding what it charges itself; decision 0051),
+ * and drops them when a contract changes anywhere (the fan-out). Staff (super, root) are metered and priced but never refused for payment.
  */
 import { type ContractStatus, PAYMENT_MESSAGES } from '@tessera/common/contracts';
 import { hasRank, type Role } from '@tessera/common/roles';
@@ -30,9 +30,18 @@ interface Standing {
   spentMicros: number;
   month: string;
   until: number;
+  /** Calls admitted on this reading (counted only under a monthly limit). */
+  admitted: number;
 }
 
-const KEEP_MS = 5_000;
+/** How long a reading of an organization's standing is used (decision 0051). */
+export const KEEP_MS = 5_000;
+/**
+ * Under a monthly limit, the most calls of an organization a process admits on one reading (decision 0051): the
+ * next call reads the spend again, so once the month's committed spend reaches the limit, a process admits at most
+ * this many more of the organization's calls, however many processes there are and however fast they go.
+ */
+export const ADMITTED_PER_READING = 100;
 
 const LOAD = `select c.id, c.starts_at, c.ends_at, c.status, c.price_per_request, c.price_per_identity, c.group_prices,
   c.monthly_limit, c.rate_limit,
@@ -90,7 +99,7 @@ export function createBilling(deps: { database: Database; fanout: Fanout; now?: 
     const at = now();
     const month = monthOf(at);
     const hit = cache.get(organizationId);
-    if (hit && hit.until > at && hit.month === month) return hit;
+    if (hit && hit.until > at && hit.month === month && hit.admitted < ADMITTED_PER_READING) return hit;
     const started = generation;
     const [row] = await database.query<Row>(LOAD, [organizationId, monthStart(month)], { prepare: true });
     const fresh: Standing = {
@@ -111,6 +120,7 @@ export function createBilling(deps: { database: Database; fanout: Fanout; now?: 
       spentMicros: toMicros(Number(row?.spent ?? 0)),
       month,
       until: at + KEEP_MS,
+      admitted: 0,
     };
     if (generation === started) cache.set(organizationId, fresh);
     return fresh;
@@ -142,6 +152,7 @@ export function createBilling(deps: { database: Database; fanout: Fanout; now?: 
       const why = refusal(s, at);
       if (why && !staff) throw new PaymentRequired(why);
       const c = s.contract;
+      if (c?.monthlyLimit != null) s.admitted++;
       // Staff outside a contract in force are priced at nothing; inside one (over its limit too), as anyone.
       if (c?.status !== 'active' || c.startsAt > at || c.endsAt <= at) return null;
       return {

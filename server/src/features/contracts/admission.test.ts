@@ -1,0 +1,101 @@
+/**
+ * Admission across processes (issue 27, item 3; decision 0051): no call reads or locks a row that calls update, and
+ * under a monthly limit a process admits at most ADMITTED_PER_READING calls of an organization on one reading of its
+ * spend, so the limit is overshot by at most that many calls per process, whatever the others serve meanwhile.
+ */
+import { randomUUID } from 'node:crypto';
+import { PAYMENT_MESSAGES } from '@tessera/common/contracts';
+import { emptyMetrics } from '@tessera/common/usage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client';
+import { PaymentRequired } from '../../http/errors';
+import { memoryFanout } from '../../socket/fanout';
+import { makeContract, makeOrganization, testDatabase } from '../../test/harness';
+import { type UsageEvent, writeUsage } from '../usage/metering';
+import { ADMITTED_PER_READING, createBilling, KEEP_MS } from './billing';
+
+let database: Database;
+beforeAll(async () => {
+  database = await testDatabase();
+});
+
+const caller = (organizationId: number) => ({ organizationId, role: 'user' as const });
+
+/** Another process's served calls, committed to the usage log. */
+async function servedElsewhere(organizationId: number, calls: number, costMicros: number): Promise<void> {
+  const events: UsageEvent[] = Array.from({ length: calls }, () => ({
+    requestId: randomUUID(),
+    userId: 1,
+    organizationId,
+    keyId: null,
+    method: 'GET',
+    path: '/byEmail',
+    status: 200,
+    metrics: { ...emptyMetrics(), inputs: 1 },
+    costMicros,
+  }));
+  await writeUsage(database, events);
+}
+
+/** Admits the organization's calls until a 402: how many were admitted, and the refusal. */
+async function admitUntilRefused(billing: ReturnType<typeof createBilling>, organizationId: number, most: number) {
+  for (let n = 0; n < most; n++) {
+    try {
+      await billing.admit(caller(organizationId));
+    } catch (error) {
+      expect(error).toBeInstanceOf(PaymentRequired);
+      return { admitted: n, message: (error as Error).message };
+    }
+  }
+  return { admitted: most, message: null };
+}
+
+describe('admission under a monthly limit, with several processes', () => {
+  it('admits at most ADMITTED_PER_READING calls of an organization on one reading, however much others served', async () => {
+    const org = await makeOrganization(database);
+    await makeContract(database, org.id, { pricePerRequest: 0.01, pricePerIdentity: 0, monthlyLimit: 1 });
+    const now = Date.now();
+    const clock = () => now; // the reading never expires by time here: only the call count renews it
+    const mine = createBilling({ database, fanout: memoryFanout(), now: clock });
+
+    await mine.admit(caller(org.id)); // this process reads the standing: nothing spent
+    await servedElsewhere(org.id, 100, 10_000); // the others spend the whole limit ($1) meanwhile
+
+    const { admitted, message } = await admitUntilRefused(mine, org.id, 10 * ADMITTED_PER_READING);
+    expect(admitted).toBe(ADMITTED_PER_READING - 1); // one reading's calls in all, then a fresh reading refuses
+    const resumes = new Date(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth() + 1, 1));
+    expect(message).toBe(PAYMENT_MESSAGES.limit(1, resumes.toISOString()));
+  });
+
+  it('counts its own charges at once, and reads the others’ after KEEP_MS at the latest', async () => {
+    const org = await makeOrganization(database);
+    await makeContract(database, org.id, { pricePerRequest: 0.01, pricePerIdentity: 0, monthlyLimit: 0.05 });
+    let now = Date.now();
+    const mine = createBilling({ database, fanout: memoryFanout(), now: () => now });
+    for (let i = 0; i < 5; i++) {
+      await mine.admit(caller(org.id));
+      mine.charged(org.id, 10_000);
+    }
+    await expect(mine.admit(caller(org.id))).rejects.toBeInstanceOf(PaymentRequired);
+
+    const other = await makeOrganization(database);
+    await makeContract(database, other.id, { pricePerRequest: 0.01, pricePerIdentity: 0, monthlyLimit: 0.05 });
+    await mine.admit(caller(other.id));
+    await servedElsewhere(other.id, 5, 10_000);
+    await mine.admit(caller(other.id)); // the reading is still fresh
+    now += KEEP_MS;
+    await expect(mine.admit(caller(other.id))).rejects.toBeInstanceOf(PaymentRequired);
+  });
+
+  it('without a monthly limit, keeps a reading for KEEP_MS whatever the calls (nothing to overshoot)', async () => {
+    const org = await makeOrganization(database);
+    await makeContract(database, org.id, { pricePerRequest: 0.01, pricePerIdentity: 0, monthlyLimit: null });
+    const now = Date.now();
+    const mine = createBilling({ database, fanout: memoryFanout(), now: () => now });
+    await mine.admit(caller(org.id));
+    // Suspended elsewhere without the fan-out reaching this process: the reading stands until it expires by time.
+    await database.query(`update contracts set status = 'suspended' where organization_id = $1`, [org.id]);
+    const { admitted } = await admitUntilRefused(mine, org.id, 3 * ADMITTED_PER_READING);
+    expect(admitted).toBe(3 * ADMITTED_PER_READING);
+  });
+});
