@@ -29,7 +29,8 @@ const externalPackages = {
   },
 };
 
-export async function buildServer(outdir = SERVER_OUT) {
+/** `entry`: another entry than the server's own, bundled the same way (the bench's operator-like server). */
+export async function buildServer(outdir = SERVER_OUT, entry = ENTRY) {
   const depth = path.relative(root, outdir).split(path.sep).length;
   if (depth !== 2 || !path.resolve(outdir).startsWith(root)) {
     throw new Error(`the server bundle must sit two folders below ${root} (like server/dist), not in ${outdir}`);
@@ -41,7 +42,7 @@ export async function buildServer(outdir = SERVER_OUT) {
   const esbuild = await import('esbuild');
   try {
     await esbuild.build({
-      entryPoints: { main: ENTRY },
+      entryPoints: { main: entry },
       outdir: building,
       bundle: true,
       platform: 'node',
@@ -77,6 +78,9 @@ export async function buildServerIfNeeded() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const at = process.argv.indexOf('--outdir');
-  await buildServer(at > 0 ? path.resolve(process.argv[at + 1]) : SERVER_OUT);
+  const option = (name, fallback) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? path.resolve(process.argv[at + 1]) : fallback;
+  };
+  await buildServer(option('--outdir', SERVER_OUT), option('--entry', ENTRY));
 }

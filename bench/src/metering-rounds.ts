@@ -1,13 +1,19 @@
 /**
  * npm run -w bench metering-rounds -- [--url URL] [--identities N] [--rounds R] [--seconds S] [--connections 16,64]
  *
- * Issue 27's headline ratio, measured as the house asks: metering on ÷ metering off for GET byEmail with an API key,
- * on PostgreSQL, in interleaved rounds (off, on, off, on, ...), each ratio taken within its round, reported as the
- * median of the per-round ratios with the load average beside it. Both servers are the same build (bench/src/
- * api-server.ts, BENCH_METERING on|off), up together, loaded in turn; inputs are drawn in turn from the e-mails of the
- * imported people. The database name comes from --url, so two runs on one PostgreSQL need not collide. Also checks
- * that the metered server wrote exactly one usage row per 2xx it answered in the rounds.
+ * Issue 27's figures, measured as the house asks, on the server as `npm start` runs it (compiled, default log level,
+ * a worker per core; bench/src/support/operator.ts), GET byEmail with an API key on PostgreSQL, inputs drawn in turn
+ * from the imported people's e-mails. Four servers of that one build are up together and loaded in turn, in interleaved
+ * rounds (off, on, off1, on1 and pgbench -S at each connection count, round after round):
+ *   on / off     metering on and off, a worker per core (the default);
+ *   on1 / off1   the same with WEB_CONCURRENCY=1.
+ * Per round: on ÷ off (metering's cost); (on ÷ on1) ÷ (off ÷ off1) (what the write path does to a second process);
+ * on ÷ pgbench -S (the full path against PostgreSQL's own simplest read, same connections). Reported: the median of
+ * the per-round ratios with the load average beside it; then p99 latency at 80 % of the metered maximum at 16
+ * connections (a fixed request rate). The database name comes from --url, so two runs on one PostgreSQL need not
+ * collide. Also checks that the metered servers wrote exactly one usage row per 2xx they answered.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -17,10 +23,11 @@ import { openDatabase } from '@tessera/server/db/client';
 import { migrate } from '@tessera/server/db/migrate';
 import { ensureDemoOrganization } from '@tessera/server/features/contracts/demo';
 import { signInOverHttp } from '@tessera/server/test/http-session';
-import { type Child, freePort, runChild } from '@tessera/server/test/process';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { BENCH_PASSWORD, createBenchUser, graphEmails } from './support/bench-user';
 import { prepareGraphDatabase } from './support/graph-database';
+import { buildOperatorServer, type OperatorServer, startOperatorServer } from './support/operator';
 
 const { values } = parseArgs({
   options: {
@@ -53,24 +60,26 @@ const emails = graphEmails(graph);
 let n = 0;
 const nextPath = () => `/v2/identities/byEmail?email=${encodeURIComponent(emails[n++ % emails.length]!)}`;
 
-async function startServer(metering: 'on' | 'off'): Promise<{ child: Child; base: string }> {
-  const port = await freePort();
-  const child = runChild(['bench/src/api-server.ts'], {
+log('building bench/dist (the server compiled as npm start compiles it)');
+buildOperatorServer();
+const servers = {
+  on: await startOperatorServer('on', { ...storage, SEED_IDENTITIES: '0', BENCH_METERING: 'on' }),
+  off: await startOperatorServer('off', { ...storage, SEED_IDENTITIES: '0', BENCH_METERING: 'off' }),
+  on1: await startOperatorServer('on1', {
     ...storage,
-    PORT: String(port),
-    HOST: '127.0.0.1',
     SEED_IDENTITIES: '0',
-    BENCH_METERING: metering,
-  });
-  process.on('exit', () => child.proc.kill('SIGTERM'));
-  await child.waitFor('api-server listening', 120_000);
-  return { child, base: `http://127.0.0.1:${port}` };
-}
-
-const on = await startServer('on');
-const off = await startServer('off');
-const cookie = await signInOverHttp(on.base, email, BENCH_PASSWORD);
-const made = await fetch(`${on.base}/v2/keys`, {
+    BENCH_METERING: 'on',
+    WEB_CONCURRENCY: '1',
+  }),
+  off1: await startOperatorServer('off1', {
+    ...storage,
+    SEED_IDENTITIES: '0',
+    BENCH_METERING: 'off',
+    WEB_CONCURRENCY: '1',
+  }),
+};
+const cookie = await signInOverHttp(servers.on.base, email, BENCH_PASSWORD);
+const made = await fetch(`${servers.on.base}/v2/keys`, {
   method: 'POST',
   headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json', cookie },
   body: JSON.stringify({ name: `metering-rounds ${Date.now()}` }),
@@ -78,15 +87,44 @@ const made = await fetch(`${on.base}/v2/keys`, {
 const key = Object.values(((await made.json()) as { keys: Record<string, { id: string; secret: string }> }).keys)[0]!;
 const headers = { authorization: `Bearer ${key.id}${key.secret}` };
 
-async function load(base: string, connections: number, seconds: number) {
+async function load(server: OperatorServer, connections: number, seconds: number, overallRate?: number) {
   const result = await autocannon({
-    url: base,
+    url: server.base,
     connections,
     duration: seconds,
     headers,
+    ...(overallRate ? { overallRate } : {}),
     requests: [{ setupRequest: (req) => ({ ...req, path: nextPath() }) }],
   });
   return { rps: result.requests.average, p99: result.latency.p99, ok: result['2xx'], bad: result.non2xx };
+}
+
+/** PostgreSQL's own simplest read (`pgbench -S`, the database `pgbench -i` made beside the bench's) at c clients. */
+const pgbenchUrl = Object.assign(new URL(values.url!), { pathname: '/tessera_pgbench' });
+{
+  const client = new pg.Client({ connectionString: pgbenchUrl.href });
+  const ready = await client
+    .connect()
+    .then(() => client.query(`select to_regclass('pgbench_accounts') is not null as ok`))
+    .then((r) => r.rows[0].ok as boolean)
+    .catch(() => false);
+  await client.end().catch(() => {});
+  if (!ready) throw new Error(`no pgbench database at ${pgbenchUrl.href}: run pgbench -i -s 10 tessera_pgbench first`);
+}
+function pgbench(connections: number, seconds: number): number {
+  const out = execFileSync(
+    'pgbench',
+    ['-S', '-n', '-c', String(connections), '-j', '2', '-T', String(seconds), '-h', pgbenchUrl.hostname, '-p'].concat([
+      pgbenchUrl.port || '5432',
+      '-U',
+      pgbenchUrl.username || 'postgres',
+      'tessera_pgbench',
+    ]),
+    { encoding: 'utf8' },
+  );
+  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
+  if (!tps) throw new Error(`pgbench printed no tps:\n${out}`);
+  return Number(tps[1]);
 }
 
 const median = (xs: number[]) => {
@@ -94,40 +132,77 @@ const median = (xs: number[]) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+const fixed = (x: number) => Number(x.toFixed(3));
 
 let meteredOk = 0;
+const seconds = Number(values.seconds);
 const results: Record<string, unknown>[] = [];
 for (const connections of values.connections!.split(',').map(Number)) {
-  await load(on.base, connections, 2);
-  await load(off.base, connections, 2);
-  const rounds: { off: number; on: number; ratio: number; onP99: number; load1: number }[] = [];
+  for (const s of Object.values(servers)) await load(s, connections, 2); // warm-up
+  const rounds: Record<string, number>[] = [];
   for (let r = 0; r < Number(values.rounds); r++) {
-    const a = await load(off.base, connections, Number(values.seconds));
-    const b = await load(on.base, connections, Number(values.seconds));
-    meteredOk += b.ok;
-    const round = { off: a.rps, on: b.rps, ratio: b.rps / a.rps, onP99: b.p99, load1: loadavg()[0]! };
+    const off = await load(servers.off, connections, seconds);
+    const on = await load(servers.on, connections, seconds);
+    const off1 = await load(servers.off1, connections, seconds);
+    const on1 = await load(servers.on1, connections, seconds);
+    const pgbenchTps = pgbench(connections, seconds);
+    meteredOk += on.ok + on1.ok;
+    const round = {
+      off: Math.round(off.rps),
+      on: Math.round(on.rps),
+      off1: Math.round(off1.rps),
+      on1: Math.round(on1.rps),
+      pgbench: Math.round(pgbenchTps),
+      metering: fixed(on.rps / off.rps),
+      scaleOutOn: fixed(on.rps / on1.rps),
+      scaleOutOff: fixed(off.rps / off1.rps),
+      scaleOutRatio: fixed(on.rps / on1.rps / (off.rps / off1.rps)),
+      fullPathOverPgbench: fixed(on.rps / pgbenchTps),
+      onP99: on.p99,
+      load1: fixed(loadavg()[0]!),
+    };
     rounds.push(round);
-    log(
-      `c=${connections} round ${r + 1}: off ${a.rps.toFixed(0)} on ${b.rps.toFixed(0)} ratio ${round.ratio.toFixed(3)} load ${round.load1.toFixed(2)}`,
-    );
+    log(`c=${connections} round ${r + 1}: ${JSON.stringify(round)}`);
   }
+  const med = (k: string) => median(rounds.map((r) => r[k]!));
   results.push({
     connections,
-    medianRatio: median(rounds.map((r) => r.ratio)),
-    medianLoad1: median(rounds.map((r) => r.load1)),
+    metering: med('metering'),
+    scaleOutOn: med('scaleOutOn'),
+    scaleOutOff: med('scaleOutOff'),
+    scaleOutRatio: med('scaleOutRatio'),
+    fullPathOverPgbench: med('fullPathOverPgbench'),
+    medianLoad1: med('load1'),
     rounds,
   });
 }
+
+// p99 at 80 % of the metered maximum at 16 connections: each round a maximum, then that rate held.
+const latency: Record<string, number>[] = [];
+for (let r = 0; r < Number(values.rounds); r++) {
+  const max = await load(servers.on, 16, seconds);
+  const held = await load(servers.on, 16, seconds, Math.round(0.8 * max.rps));
+  meteredOk += max.ok + held.ok;
+  latency.push({ max: Math.round(max.rps), rate: Math.round(held.rps), p99: held.p99, load1: fixed(loadavg()[0]!) });
+  log(`p99 round ${r + 1}: ${JSON.stringify(latency.at(-1))}`);
+}
+const p99At80 = { connections: 16, p99: median(latency.map((l) => l.p99!)), rounds: latency };
+
 // Exactness: one usage row per 2xx of the metered server (warm-ups included: count them from the key alone).
 await new Promise((resolve) => setTimeout(resolve, 1500));
 const database = await openDatabase({ url: values.url! });
 const [row] = await database.query<{ n: number }>('select count(*)::int as n from usage where key_id = $1', [key.id]);
 await database.close();
-on.child.proc.kill('SIGTERM');
-off.child.proc.kill('SIGTERM');
-await Promise.all([on.child.exited, off.child.exited]);
+await Promise.all(Object.values(servers).map((s) => s.stop()));
 
-const out = { at: new Date().toISOString(), identities: Number(values.identities), results, usageRowsForKey: row!.n };
+const out = {
+  at: new Date().toISOString(),
+  identities: Number(values.identities),
+  results,
+  p99At80,
+  usageRowsForKey: row!.n,
+  metered2xx: meteredOk,
+};
 const dir = path.join(REPO_ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });
 const file = path.join(dir, `metering-rounds-${out.at.replace(/[:.]/g, '-')}.json`);

@@ -10,23 +10,32 @@ import { buildApp } from './app';
 import { superviseWorkers, WORKER_READY } from './cluster';
 import { relayForWorkers, workerFanout, workerLimiter, workerRates } from './cluster-shared';
 import { type Config, ConfigError, loadConfig } from './config';
+import type { Database } from './db/client';
 import { ensureDemoOrganization } from './features/contracts/demo';
 import { thousands } from './features/people/generate/progress';
 import { seedIdentities } from './features/people/import/seed';
+import type { Metering } from './features/usage/metering';
 import { endLogs, loggerOptions } from './logger';
 import { openFanout, openStorage } from './runtime';
 
 const DRAIN_LIMIT_MS = 15_000;
 
-export async function serve(): Promise<void> {
+/** For the bench only (bench/src/operator-server.ts): the same server with another metering, started its own way. */
+export interface ServeOptions {
+  /** The script every worker runs (default: this module's file). */
+  entry?: string;
+  metering?(database: Database): Metering;
+}
+
+export async function serve(options: ServeOptions = {}): Promise<void> {
   const config = loadConfig();
-  if (cluster.isWorker) return serveHttp(config, true);
-  if (config.webConcurrency > 1) return servePrimary(config);
-  return serveHttp(config, false);
+  if (cluster.isWorker) return serveHttp(config, true, options);
+  if (config.webConcurrency > 1) return servePrimary(config, options.entry ?? fileURLToPath(import.meta.url));
+  return serveHttp(config, false, options);
 }
 
 /** Migrates (and makes the first root user) once, then starts the workers and waits for them all to listen. */
-async function servePrimary(config: Config): Promise<void> {
+async function servePrimary(config: Config, entry: string): Promise<void> {
   const log = pino(loggerOptions(config.logLevel)); // a few lines, written as they come
   const database = await openStorage(config, (line) => console.log(line), true);
   await database.close();
@@ -35,7 +44,7 @@ async function servePrimary(config: Config): Promise<void> {
   const address = new URL(config.publicUrl.href);
   superviseWorkers({
     count: config.webConcurrency,
-    entry: fileURLToPath(import.meta.url),
+    entry,
     log,
     drainLimitMs: DRAIN_LIMIT_MS,
     onReady() {
@@ -47,7 +56,7 @@ async function servePrimary(config: Config): Promise<void> {
 }
 
 /** The server itself: alone (the embedded database, or WEB_CONCURRENCY=1), or as one of a cluster's workers. */
-async function serveHttp(config: Config, worker: boolean): Promise<void> {
+async function serveHttp(config: Config, worker: boolean, options: ServeOptions): Promise<void> {
   // A worker's primary has migrated and said what it did; the worker's own pass finds nothing to do.
   const database = await openStorage(config, worker ? () => {} : (line) => console.log(line), true);
   if (!worker) {
@@ -63,7 +72,8 @@ async function serveHttp(config: Config, worker: boolean): Promise<void> {
   const throughPrimary = worker && !config.redisUrl;
   const fanout = throughPrimary ? workerFanout() : await openFanout(config);
   const shared = throughPrimary ? { limiter: workerLimiter(), rates: workerRates() } : {};
-  const app = await buildApp({ config, database, fanout, ...shared });
+  const metering = options.metering?.(database);
+  const app = await buildApp({ config, database, fanout, ...shared, ...(metering ? { metering } : {}) });
   await app.listen({ port: config.port, host: config.host });
   const address = new URL(config.publicUrl.href);
   app.log.info(
