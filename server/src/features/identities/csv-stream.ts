@@ -445,12 +445,14 @@ async function answer(
       if (stopped) {
         // The database is away: the reply ends now, its last row saying where to send again from, and the usage of
         // what was served is written in the background as soon as the database answers (issue 28, finding 5).
-        void usage.catch((error: unknown) =>
+        const written = usage.catch((error: unknown) =>
           request.log.error(
             { code: (error as { code?: unknown }).code, inputs: metrics.inputs },
             'usage of a stopped stream could not be recorded',
           ),
         );
+        // A stop of the server waits for it; what it cannot wait for is logged by request id, to be billed by hand.
+        deps.drain.keep(written, { requestId: request.id, inputs: metrics.inputs, identities: metrics.identities });
         if (idempotent) void deps.idempotency.abandon(idempotent.claim).catch(() => {});
       } else if (complete) {
         await usage.catch(async (error) => {
