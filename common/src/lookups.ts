@@ -126,6 +126,18 @@ export const IDEMPOTENCY_MESSAGES = {
     'The reply to the request with this Idempotency-Key was too large to keep (over 16 MB); it was served and charged once. Use a new key to ask again.',
 } as const;
 
+/** A request's identity (decision 0046): the X-Request-Id a client or a balancer sends, when well formed. */
+export const REQUEST_ID = {
+  header: 'x-request-id',
+  maxLength: 128,
+  pattern: /^[A-Za-z0-9._:+/=~-]{1,128}$/,
+} as const;
+export const REQUEST_ID_MESSAGES = {
+  malformed: `X-Request-Id must be 1 to ${REQUEST_ID.maxLength} letters, digits or the characters . _ : - + / = ~ (one header).`,
+  reused: (requestId: string) =>
+    `The request id ${requestId} was already used for another request; send each request with an id of its own.`,
+} as const;
+
 /** What each input is, for the API reference (OpenAPI) and the playground. */
 export const INPUT_DESCRIPTIONS: Record<InputName, string> = {
   email: 'An e-mail address; case and spaces are ignored.',

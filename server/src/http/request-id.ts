@@ -5,13 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { REQUEST_ID, REQUEST_ID_MESSAGES } from '@tessera/common/lookups';
 import type { FastifyInstance } from 'fastify';
 import { BadRequest } from './errors';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
-const VALID = /^[A-Za-z0-9._:+/=~-]{1,128}$/;
-export const REQUEST_ID_MESSAGE =
-  'X-Request-Id must be 1 to 128 letters, digits or the characters . _ : - + / = ~ (one header).';
+export const REQUEST_ID_HEADER = REQUEST_ID.header;
+const VALID = REQUEST_ID.pattern;
+const REQUEST_ID_MESSAGE = REQUEST_ID_MESSAGES.malformed;
 
 /** The request's id: the one it carries when valid, else a new UUID. */
 export function requestIdOf(request: IncomingMessage): string {

@@ -155,14 +155,14 @@ export type Identities = Array<FullIdentity | Identity>;
 
 /** The reply to a GET lookup. */
 export interface LookupResult {
-  /** Equal to the X-Request-Id header. */
+  /** Equal to the X-Request-Id header: the one the request carried, else a UUID the server made. */
   requestId: string;
   identities: Identities;
 }
 
 /** The reply to a POST lookup. */
 export interface BatchResult {
-  /** Equal to the X-Request-Id header. */
+  /** Equal to the X-Request-Id header: the one the request carried, else a UUID the server made. */
   requestId: string;
   /** One result per input, in the order of the inputs. */
   results: Array<{
@@ -200,7 +200,7 @@ export interface ErrorBody {
     | 'internal'
     | 'unavailable'
     | 'step_up_required';
-  /** Equal to the X-Request-Id header. */
+  /** Equal to the X-Request-Id header: the one the request carried, else a UUID the server made. */
   requestId: string;
   /** With validation_failed: each field that is wrong. */
   fields?: Array<{

@@ -3,8 +3,8 @@
  * is the usage row's id, so a retry is answered and billed once; another request under a used id is never free.
  */
 import { randomUUID } from 'node:crypto';
+import { REQUEST_ID_MESSAGES } from '@tessera/common/lookups';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REQUEST_ID_MESSAGE } from '../../http/request-id';
 import { buildTestApp, CONSOLE_HEADERS, makeCustomer, signIn, type TestApp } from '../../test/harness';
 import { load, person } from './test-people';
 
@@ -58,7 +58,7 @@ describe('X-Request-Id', () => {
     expect((await call('GET', `/v2/identities/byId?id=${p.id}`, id)).statusCode).toBe(200);
     const other = await call('GET', `/v2/identities/byId?id=${q.id}`, id);
     expect(other.statusCode).toBe(409);
-    expect(other.json().error).toContain(`The request id ${id} was already used for another request`);
+    expect(other.json().error).toBe(REQUEST_ID_MESSAGES.reused(id));
     expect(other.body).not.toContain(q.lastName);
     expect(await rowsOf(id)).toEqual([id]);
   });
@@ -110,7 +110,7 @@ describe('X-Request-Id', () => {
     for (const bad of ['', 'has space', 'x'.repeat(129), 'quote"d', 'semi;colon']) {
       const res = await call('GET', `/v2/identities/byId?id=${p.id}`, bad);
       expect(res.statusCode, bad).toBe(400);
-      expect(res.json().fields).toEqual([{ path: 'headers.x-request-id', message: REQUEST_ID_MESSAGE }]);
+      expect(res.json().fields).toEqual([{ path: 'headers.x-request-id', message: REQUEST_ID_MESSAGES.malformed }]);
     }
   });
 });

@@ -12,7 +12,15 @@ import { LOOKUP_ENDPOINT_NAMES, LOOKUP_LIMITS, RATE_WINDOW_MS } from '@tessera/c
 import { lookupRecordSchema } from '../identities/lookup-record';
 import { API_VERSION, type Examples, header, inputExtras, type Json, PUBLISHED_SERVER, ref, schemaOf } from './base';
 import capturedExamples from './examples.json';
-import { DELETED, errorResponses, errors, HEADERS, LOOKUP_SECURITY, SECURITY_SCHEMES } from './http-parts';
+import {
+  DELETED,
+  errorResponses,
+  errors,
+  HEADERS,
+  LOOKUP_SECURITY,
+  REQUEST_ID_SCHEMA,
+  SECURITY_SCHEMES,
+} from './http-parts';
 import { API_KEY, KEY_ID, keyPaths } from './key-paths';
 import { lookupPaths } from './lookup-paths';
 import { TEMPLATE, TEMPLATE_ID, TEMPLATE_VERSION, templatePaths } from './template-paths';
@@ -76,7 +84,7 @@ function components(examples: Examples): Json {
         description: 'The reply to a GET lookup.',
         required: ['requestId', 'identities'],
         properties: {
-          requestId: { type: 'string', format: 'uuid', description: 'Equal to the X-Request-Id header.' },
+          requestId: REQUEST_ID_SCHEMA,
           identities: ref('Identities'),
         },
         additionalProperties: false,
@@ -86,7 +94,7 @@ function components(examples: Examples): Json {
         description: 'The reply to a POST lookup.',
         required: ['requestId', 'results'],
         properties: {
-          requestId: { type: 'string', format: 'uuid', description: 'Equal to the X-Request-Id header.' },
+          requestId: REQUEST_ID_SCHEMA,
           results: {
             type: 'array',
             description: 'One result per input, in the order of the inputs.',
@@ -154,7 +162,7 @@ function components(examples: Examples): Json {
         properties: {
           error: { type: 'string', description: 'What went wrong, in words.' },
           code: { type: 'string', enum: [...ERROR_CODES], description: 'What went wrong, for programs.' },
-          requestId: { type: 'string', format: 'uuid', description: 'Equal to the X-Request-Id header.' },
+          requestId: REQUEST_ID_SCHEMA,
           fields: {
             type: 'array',
             description: 'With validation_failed: each field that is wrong.',

@@ -3,16 +3,26 @@
  * console operations.
  */
 import { SESSION_COOKIE } from '@tessera/common/entities';
+import { REQUEST_ID } from '@tessera/common/lookups';
 import type { z } from 'zod';
 import { COMPRESSION_THRESHOLD, REQUEST_ENCODINGS } from '../../http/compression';
 import { type CapturedExample, type Examples, header, type Json, ref, response, schemaOf } from './base';
 
+/** A request's id: the X-Request-Id it was sent with (decision 0046), else a UUID the server made. */
+export const REQUEST_ID_SCHEMA: Json = {
+  type: 'string',
+  minLength: 1,
+  maxLength: REQUEST_ID.maxLength,
+  pattern: REQUEST_ID.pattern.source.replace(`{1,${REQUEST_ID.maxLength}}`, '+'),
+  description: 'Equal to the X-Request-Id header: the one the request carried, else a UUID the server made.',
+};
+
 export const HEADERS: Record<string, Json> = {
   XRequestId: {
     description:
-      "The request's id (a UUID), also in every error body as `requestId`: quote it when asking about a call.",
+      "The request's id: the X-Request-Id the request carried, else a UUID the server made. Also in every error body as `requestId`: quote it when asking about a call.",
     required: true,
-    schema: { type: 'string', format: 'uuid' },
+    schema: { type: 'string', minLength: 1, maxLength: REQUEST_ID.maxLength },
   },
   CacheControl: {
     description:

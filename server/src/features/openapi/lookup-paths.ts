@@ -12,7 +12,15 @@ import {
 import { STREAM_BATCH } from '../identities/csv-stream';
 import { OPTION_NAMES, optionsSchema } from '../identities/options';
 import { type CapturedExample, type Examples, header, inputExtras, type Json, ref, schemaOf } from './base';
-import { BASE_HEADERS, CONTENT_ENCODING, errors, LOOKUP_SECURITY, RATE_HEADERS, requestedWith } from './http-parts';
+import {
+  BASE_HEADERS,
+  CONTENT_ENCODING,
+  errors,
+  LOOKUP_SECURITY,
+  RATE_HEADERS,
+  REQUEST_ID_SCHEMA,
+  requestedWith,
+} from './http-parts';
 
 export type OptionName = (typeof OPTION_NAMES)[number];
 /** What each option of optionsSchema does and its default: a new option without words here fails typecheck. */
@@ -179,7 +187,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
     name: 'X-Request-Id',
     in: 'header',
     required: false,
-    schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:+/=~-]+$' },
+    schema: REQUEST_ID_SCHEMA,
     description:
       "The request's identity, as a client or a balancer (HAProxy's unique-id) sets it; else the server makes one. It is the reply's requestId and the usage row's key: a retry with the same id and the same request is answered again and billed once; the same id with another request answers 409 (a PUT, already streamed, is billed under an id of its own). A malformed one answers 400.",
     example: 'order-2041-attempt',

@@ -3,7 +3,7 @@
  * every total read through `usage_totals` equal to the calls written, before and after a run.
  */
 import { randomUUID } from 'node:crypto';
-import { emptyMetrics } from '@tessera/common/usage';
+import { CALL_METRICS, type CallMetrics, emptyMetrics, metricColumn } from '@tessera/common/usage';
 import pg from 'pg';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from '../../db/client';
@@ -59,6 +59,25 @@ describe('the usage rollup aggregator', () => {
     await rollUpAll(database);
     expect(await sums('usage_rollups', org)).toEqual(all(17));
     expect(await sums('usage_totals', org)).toEqual(all(17));
+  });
+
+  it('carries every metric of CALL_METRICS through the log, the tail and the rollups (none listed by hand is missed)', async () => {
+    const org = organization();
+    const metrics = Object.fromEntries(CALL_METRICS.map((m, i) => [m, i + 1])) as CallMetrics;
+    const [one] = events(1, org);
+    await writeUsage(database, [{ ...one!, metrics }]);
+    const read = async (table: 'usage_totals' | 'usage_rollups') => {
+      const [row] = await database.query<Record<string, string>>(
+        `select ${CALL_METRICS.map((m) => `sum(${metricColumn(m)}) as "${m}"`).join(', ')} from ${table}
+         where organization_id = $1 and bucket = 'day'`,
+        [org],
+      );
+      return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
+    };
+    expect(await read('usage_totals')).toEqual(metrics);
+    await rollUpAll(database);
+    expect(await read('usage_rollups')).toEqual(metrics);
+    expect(await read('usage_totals')).toEqual(metrics);
   });
 
   it('counts each row once when runs start together', async () => {

@@ -11,6 +11,7 @@
  */
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import { REQUEST_ID_MESSAGES } from '@tessera/common/lookups';
 import { CALL_METRICS, type CallMetrics, metricColumn } from '@tessera/common/usage';
 import type { Database } from '../../db/client';
 import { databaseFault } from '../../db/faults';
@@ -40,7 +41,7 @@ export interface UsageEvent {
 /** The request id was metered already, for another request: answering this one would be free. */
 export class RequestIdReused extends Conflict {
   constructor(readonly requestId: string) {
-    super(`The request id ${requestId} was already used for another request; send each request with an id of its own.`);
+    super(REQUEST_ID_MESSAGES.reused(requestId));
   }
 }
 
