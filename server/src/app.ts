@@ -51,6 +51,7 @@ import { registerTemplateRoutes } from './features/templates/routes';
 import { createTemplateStore } from './features/templates/store';
 import { registerTermsRoutes } from './features/terms/routes';
 import { type Limiter, openLimiter } from './features/throttle/limiter';
+import { serverProcesses } from './features/throttle/outage';
 import { openSlidingLimiter, type SlidingLimiter } from './features/throttle/sliding';
 import { createDatabaseMetering, type Metering } from './features/usage/metering';
 import { registerUsageAlerts } from './features/usage-alerts/register';
@@ -156,7 +157,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('mailer', mailer);
   app.addHook('onClose', () => mailer.close());
   const redis = await redisPlace(config, database); // this deployment's namespace in Redis (decision 0019)
-  const limiter = deps.limiter ?? (await openLimiter(redis));
+  // The machine's processes share each limit while Redis is away (decision 0050); a trip is logged once per pause.
+  const counters = {
+    processes: serverProcesses(config.webConcurrency),
+    onTrip: (error: unknown, pauseMs: number) =>
+      app.log.warn({ err: error, pauseMs }, 'Redis unreachable: counting in this process for a while'),
+  };
+  const limiter = deps.limiter ?? (await openLimiter(redis, counters));
   if (!deps.limiter) app.addHook('onClose', () => limiter.close());
   const sessions = createSessionService(database, (id) => hub.endSession(id));
 
@@ -205,7 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerKeyRoutes(app, { database, hub, sealer, verifier });
   registerSshAccess(app, { database, sealer });
   const billing = createBilling({ database, fanout });
-  const rates = deps.rates ?? (await openSlidingLimiter(redis));
+  const rates = deps.rates ?? (await openSlidingLimiter(redis, counters));
   if (!deps.rates) app.addHook('onClose', () => rates.close());
   registerContractRoutes(app, { database, hub, billing });
   registerUsageReportRoutes(app, { database });
@@ -226,7 +233,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     billing,
     rates,
     idempotency: createIdempotency(database),
-    templates: createTemplateStore(database, app),
+    templates: createTemplateStore(database, app, { webConcurrency: config.webConcurrency }),
     authenticators: [keyAuthenticator(verifier), sessionAuthenticator],
     model: FITTED_MODEL,
     auditHasher: stewardship.auditHasher,

@@ -84,7 +84,7 @@ const post = (who: Customer, id: number, inputs: string[]) =>
 
 describe('template sandbox fairness, through the lookup API', () => {
   it("refuses B past its queue bound with 429 and Retry-After, and dispatches A's lookup before B's queue", async () => {
-    const size = machineSandboxSize();
+    const size = machineSandboxSize(1);
     const long = await template(b, '{ "n": $count([1..5000][$ % 7 = 0]) }');
     const quick = await template(b, '{ "id": id }');
     const mine = await template(a, '{ "who": firstName }');

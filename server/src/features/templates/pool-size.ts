@@ -5,7 +5,6 @@
  */
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import { loadConfig } from '../../config';
 
 /** Past this a server's one thread, which sends every job and reads every result, is the bottleneck, not cores. */
 export const MAX_SANDBOX_PROCESSES = 8;
@@ -22,5 +21,5 @@ export function sandboxSize(cores: number, serverProcesses = 1): number {
 }
 
 /** This machine's size: a cluster worker shares the cores with WEB_CONCURRENCY - 1 others. */
-export const machineSandboxSize = () =>
-  sandboxSize(availableParallelism(), cluster.isWorker ? loadConfig().webConcurrency : 1);
+export const machineSandboxSize = (webConcurrency: number) =>
+  sandboxSize(availableParallelism(), cluster.isWorker ? webConcurrency : 1);

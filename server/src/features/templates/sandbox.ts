@@ -126,7 +126,7 @@ interface Slot {
 let sandboxes = 0;
 
 export interface SandboxOptions {
-  /** Processes: by default the cores but the server's own, shared among a cluster's workers (pool-size.ts). */
+  /** Processes: by default the cores but the server's own (pool-size.ts; a cluster's worker gives its share). */
   size?: number;
   /** Jobs one owner may have waiting (SANDBOX_FAIRNESS.queuePerOwner). */
   queuePerOwner?: number;
@@ -135,7 +135,7 @@ export interface SandboxOptions {
 }
 
 export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSandbox {
-  const size = options.size ?? machineSandboxSize();
+  const size = options.size ?? machineSandboxSize(1);
   const queuePerOwner = options.queuePerOwner ?? SANDBOX_FAIRNESS.queuePerOwner;
   const sandbox = ++sandboxes;
   const slots = new Set<Slot>();

@@ -10,6 +10,7 @@ import type { Database } from '../../db/client';
 import type { LookupCaller } from '../identities/caller';
 import { type CompiledTemplate, compileTemplate, TemplateError } from './evaluate';
 import { onBehalfOf, sandboxOwner } from './owner';
+import { machineSandboxSize } from './pool-size';
 import { createTemplateSandbox, type TemplateSandbox } from './sandbox';
 
 /** Template 1, Full: the whole record. Used when a lookup names none. */
@@ -84,15 +85,20 @@ export interface TemplateStore {
 
 /**
  * `app`, when given, closes the store (and so the sandbox) when it closes, and logs each template the sandbox had to
- * stop. The sandbox starts its processes only when a template other than Full is first applied.
+ * stop. The sandbox is the one given, or one sized for the machine's share of a cluster of `webConcurrency` workers. The sandbox starts its processes only when a template other than Full is first applied.
  */
 export function createTemplateStore(
   database: Database,
   app?: Pick<FastifyInstance, 'addHook' | 'log'>,
-  sandbox: TemplateSandbox = createTemplateSandbox({
-    onFault: (reason) => app?.log.warn({ reason }, 'template sandbox: a process was ended'),
-  }),
+  given: TemplateSandbox | { webConcurrency: number } = { webConcurrency: 1 },
 ): TemplateStore & { close(): Promise<void> } {
+  const sandbox: TemplateSandbox =
+    'webConcurrency' in given
+      ? createTemplateSandbox({
+          size: machineSandboxSize(given.webConcurrency),
+          onFault: (reason) => app?.log.warn({ reason }, 'template sandbox: a process was ended'),
+        })
+      : given;
   app?.addHook('onClose', () => sandbox.close());
   const latest = new Map<number, { at: number; version: TemplateVersion | null }>();
   const compiled = new Map<string, CompiledTemplate | TemplateError>();

@@ -4,7 +4,7 @@
  * While Redis is away, in-process again, each count standing for every process of the machine (decision 0050).
  */
 import { type RedisPlace, redisName } from '../../socket/redis-namespace';
-import { breaker, closeCounterRedis, counterRedis, serverProcesses } from './outage';
+import { breaker, type CounterOptions, closeCounterRedis, connectInBackground, counterRedis } from './outage';
 
 export interface Count {
   count: number;
@@ -59,13 +59,14 @@ export function memoryLimiter(now: () => number = Date.now): Limiter {
   };
 }
 
-export async function redisLimiter(place: RedisPlace, processes = serverProcesses()): Promise<Limiter> {
+export async function redisLimiter(place: RedisPlace, options: CounterOptions = {}): Promise<Limiter> {
   const redis = counterRedis(place.url);
-  await redis.connect();
+  connectInBackground(redis);
+  const processes = options.processes ?? 1;
   const name = (key: string) => redisName(place, 'throttle', key);
   const view = (count: number, ttlMs: number): Count => ({ count, retryAfter: Math.max(0, Math.ceil(ttlMs / 1000)) });
   const local = memoryLimiter();
-  const shared = breaker();
+  const shared = breaker(undefined, undefined, options.onTrip);
   const alone = (c: Count): Count => ({ ...c, count: c.count * processes, processes });
   return {
     peek: (key) =>
@@ -107,6 +108,6 @@ export async function redisLimiter(place: RedisPlace, processes = serverProcesse
   };
 }
 
-export function openLimiter(redis: RedisPlace | null, processes = serverProcesses()): Promise<Limiter> {
-  return redis ? redisLimiter(redis, processes) : Promise.resolve(memoryLimiter());
+export function openLimiter(redis: RedisPlace | null, options: CounterOptions = {}): Promise<Limiter> {
+  return redis ? redisLimiter(redis, options) : Promise.resolve(memoryLimiter());
 }

@@ -4,10 +4,10 @@
  * On a redis-server of the test's own, killed once the counters are open.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../http/errors';
 import { type Limiter, redisLimiter } from './limiter';
-import { COUNTERS_AWAY, PAUSE_MS } from './outage';
+import { breaker, COUNTERS_AWAY, closeCounterRedis, counterRedis, PAUSE_MS } from './outage';
 import { refuseWhenOver, THROTTLE_RULES, throttle } from './rules';
 import { redisSlidingLimiter, type SlidingLimiter } from './sliding';
 import { type TestRedis, testRedis } from './test-redis';
@@ -34,9 +34,9 @@ describe('counters while Redis is down', () => {
     redis = await testRedis();
     const place = { url: redis.url, namespace: `test-share-${randomUUID()}` };
     [ofTwo, ofEight, ratesOfTwo] = await Promise.all([
-      redisLimiter(place, 2),
-      redisLimiter(place, 8),
-      redisSlidingLimiter(place, 2),
+      redisLimiter(place, { processes: 2 }),
+      redisLimiter(place, { processes: 8 }),
+      redisSlidingLimiter(place, { processes: 2 }),
     ]);
     await redis.kill();
   });
@@ -76,5 +76,65 @@ describe('counters while Redis is down', () => {
       message: COUNTERS_AWAY,
       headers: { 'retry-after': String(PAUSE_MS / 1000) },
     });
+  });
+});
+
+describe('the breaker', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await testRedis();
+  });
+  afterAll(() => redis?.kill());
+
+  it('throws an answer of Redis’s own (a fault of ours) instead of counting in the process', async () => {
+    const client = counterRedis(redis.url);
+    await client.connect();
+    const trips: unknown[] = [];
+    const local = vi.fn(async () => 'local');
+    const b = breaker(PAUSE_MS, Date.now, (error) => trips.push(error));
+    await expect(b.run(() => client.call('no-such-command') as Promise<string>, local)).rejects.toThrow(
+      /unknown command/i,
+    );
+    expect(local).not.toHaveBeenCalled();
+    expect(trips).toEqual([]);
+    await closeCounterRedis(client);
+  });
+
+  it('tells of an outage once per pause, and asks Redis again after it', async () => {
+    let now = 1_000_000;
+    const trips: number[] = [];
+    const b = breaker(
+      PAUSE_MS,
+      () => now,
+      (_error, pauseMs) => trips.push(pauseMs),
+    );
+    const away = vi.fn(async (): Promise<string> => {
+      throw new Error('Connection is closed.');
+    });
+    const local = async () => 'local';
+    for (let i = 0; i < 5; i++) expect(await b.run(away, local)).toBe('local');
+    expect(away).toHaveBeenCalledTimes(1);
+    expect(trips).toEqual([PAUSE_MS]);
+    now += PAUSE_MS;
+    expect(await b.run(away, local)).toBe('local');
+    expect(away).toHaveBeenCalledTimes(2);
+    expect(trips).toEqual([PAUSE_MS, PAUSE_MS]);
+    expect(await b.run(async () => 'shared', local)).toBe('local'); // still paused
+    now += PAUSE_MS;
+    expect(await b.run(async () => 'shared', local)).toBe('shared');
+  });
+
+  it('lets a process start while Redis is away, counting in itself until Redis answers', async () => {
+    const gone = await testRedis();
+    await gone.kill();
+    const trips: unknown[] = [];
+    const limiter = await redisLimiter(
+      { url: gone.url, namespace: `test-start-${randomUUID()}` },
+      { processes: 1, onTrip: (error) => trips.push(error) },
+    );
+    expect((await limiter.hit('k', 60_000)).count).toBe(1);
+    expect((await limiter.hit('k', 60_000)).count).toBe(2);
+    expect(trips).toHaveLength(1);
+    await limiter.close();
   });
 });

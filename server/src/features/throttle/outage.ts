@@ -6,8 +6,7 @@
  * holds at one process's share of it; a limit with less than one call per process answers 503 with Retry-After.
  */
 import cluster from 'node:cluster';
-import { Redis } from 'ioredis';
-import { loadConfig } from '../../config';
+import { Redis, ReplyError } from 'ioredis';
 import { AppError } from '../../http/errors';
 
 export const COMMAND_TIMEOUT_MS = 500;
@@ -26,37 +25,57 @@ export function counterRedis(url: string): Redis {
   return redis;
 }
 
+/**
+ * Connects in the background: a process starts while Redis is away (its counters are its own until Redis answers;
+ * ioredis keeps trying), rather than failing to start.
+ */
+export function connectInBackground(redis: Redis): void {
+  redis.connect().catch(() => {});
+}
+
 /** Quits cleanly when connected; otherwise stops reconnecting. */
 export async function closeCounterRedis(redis: Redis): Promise<void> {
   await redis.quit().catch(() => redis.disconnect());
 }
 
 export interface Breaker {
-  /** `shared()` unless Redis failed within the last pause; `local()` when it fails (and the pause begins). */
+  /**
+   * `shared()` unless Redis failed within the last pause; `local()` when Redis cannot be reached (and the pause
+   * begins). An answer of Redis's own (a command refused, a script's error) is a fault of ours: thrown, not hidden.
+   */
   run<T>(shared: () => Promise<T>, local: () => Promise<T>): Promise<T>;
 }
 
-export function breaker(pauseMs = PAUSE_MS, now: () => number = Date.now): Breaker {
+/** What the counters tell of Redis's going away: once per pause, not once per call. */
+export type OnTrip = (error: unknown, pauseMs: number) => void;
+
+export function breaker(pauseMs = PAUSE_MS, now: () => number = Date.now, onTrip?: OnTrip): Breaker {
   let pausedUntil = 0;
   return {
     async run(shared, local) {
       if (now() < pausedUntil) return local();
       try {
         return await shared();
-      } catch {
+      } catch (error) {
+        if (error instanceof ReplyError) throw error;
         pausedUntil = now() + pauseMs;
+        onTrip?.(error, pauseMs);
         return local();
       }
     },
   };
 }
 
-/**
- * How many server processes of this machine share the limits: a cluster worker's WEB_CONCURRENCY (decision 0043),
- * otherwise this one process.
- */
-export function serverProcesses(): number {
-  return cluster.isWorker ? loadConfig().webConcurrency : 1;
+/** How a process's counters are shared: among how many server processes of the machine, and where trips are told. */
+export interface CounterOptions {
+  /** A cluster worker's WEB_CONCURRENCY (decision 0043), otherwise 1. */
+  processes?: number;
+  onTrip?: OnTrip;
+}
+
+/** How many server processes of this machine share the limits, given WEB_CONCURRENCY. */
+export function serverProcesses(webConcurrency: number): number {
+  return cluster.isWorker ? webConcurrency : 1;
 }
 
 export const COUNTERS_AWAY = 'This is unavailable for a few seconds. Please try again shortly.';

@@ -7,7 +7,14 @@
  */
 import type { Redis } from 'ioredis';
 import { type RedisPlace, redisName } from '../../socket/redis-namespace';
-import { breaker, CountersAway, closeCounterRedis, counterRedis, serverProcesses } from './outage';
+import {
+  breaker,
+  type CounterOptions,
+  CountersAway,
+  closeCounterRedis,
+  connectInBackground,
+  counterRedis,
+} from './outage';
 
 export interface RateDecision {
   allowed: boolean;
@@ -81,15 +88,16 @@ current = redis.call('INCR', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {1, current, previous}`;
 
-export async function redisSlidingLimiter(place: RedisPlace, processes = serverProcesses()): Promise<SlidingLimiter> {
+export async function redisSlidingLimiter(place: RedisPlace, options: CounterOptions = {}): Promise<SlidingLimiter> {
   const redis = counterRedis(place.url);
-  await redis.connect();
+  connectInBackground(redis);
+  const processes = options.processes ?? 1;
   redis.defineCommand('slidingHit', { numberOfKeys: 2, lua: SCRIPT });
   const client = redis as Redis & {
     slidingHit(current: string, previous: string, weight: number, limit: number, ttl: number): Promise<number[]>;
   };
   const local = memorySlidingLimiter();
-  const shared = breaker();
+  const shared = breaker(undefined, undefined, options.onTrip);
   return {
     hit: (key, limit, windowMs) =>
       shared.run(
@@ -121,6 +129,6 @@ export async function redisSlidingLimiter(place: RedisPlace, processes = serverP
   };
 }
 
-export function openSlidingLimiter(redis: RedisPlace | null, processes = serverProcesses()): Promise<SlidingLimiter> {
-  return redis ? redisSlidingLimiter(redis, processes) : Promise.resolve(memorySlidingLimiter());
+export function openSlidingLimiter(redis: RedisPlace | null, options: CounterOptions = {}): Promise<SlidingLimiter> {
+  return redis ? redisSlidingLimiter(redis, options) : Promise.resolve(memorySlidingLimiter());
 }
