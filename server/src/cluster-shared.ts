@@ -101,14 +101,28 @@ function toPrimary(message: FanoutEnvelope | CallEnvelope): Promise<void> {
   });
 }
 
-function call(target: Target, method: string, args: unknown[]): Promise<unknown> {
+/** How long a worker waits for the primary's answer about a counter before the call fails (a 500, not a hang). */
+export const CALL_TIMEOUT_MS = 5_000;
+
+function call(target: Target, method: string, args: unknown[], timeoutMs = CALL_TIMEOUT_MS): Promise<unknown> {
   listen();
   const id = ++nextCall;
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      reject(new Error(`the cluster's primary did not answer ${target}.${method} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    timer.unref();
+    const settle =
+      <T>(f: (v: T) => void) =>
+      (v: T) => {
+        clearTimeout(timer);
+        f(v);
+      };
+    pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
     toPrimary({ type: CALL, id, target, method, args }).catch((err: Error) => {
       pending.delete(id);
-      reject(err);
+      settle(reject)(err);
     });
   });
 }
