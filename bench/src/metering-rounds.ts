@@ -1,16 +1,17 @@
 /**
  * npm run -w bench metering-rounds -- [--url URL] [--identities N] [--rounds R] [--seconds S] [--connections 16,64]
+ *   [--writers W]
  *
  * Issue 27's figures, measured as the house asks, on the server as `npm start` runs it (compiled, default log level,
  * a worker per core; bench/src/support/operator.ts), GET byEmail with an API key on PostgreSQL, inputs drawn in turn
  * from the imported people's e-mails. Four servers of that one build are up together and loaded in turn, in interleaved
- * rounds (off, on, off1, on1 and pgbench -S at each connection count, round after round):
+ * rounds (off, on, off1, on1 at each connection count, round after round):
  *   on / off     metering on and off, a worker per core (the default);
  *   on1 / off1   the same with WEB_CONCURRENCY=1.
- * Per round: on ÷ off (metering's cost); (on ÷ on1) ÷ (off ÷ off1) (what the write path does to a second process);
- * on ÷ pgbench -S (the full path against PostgreSQL's own simplest read, same connections). Reported: the median of
- * the per-round ratios with the load average beside it; then p99 latency at 80 % of the metered maximum at 16
- * connections (a fixed request rate). The database name comes from --url, so two runs on one PostgreSQL need not
+ * Per round: on ÷ off (metering's cost); (on ÷ on1) ÷ (off ÷ off1) (what the write path does to a second process).
+ * Then, with only `on` up, pgbench -S and `on` in turn at 64 connections (the full path against PostgreSQL's own
+ * simplest read); then p99 latency at 80 % of the metered maximum at 16 connections (a fixed request rate).
+ * Reported: the median of the per-round ratios with the load average beside it. The database name comes from --url, so two runs on one PostgreSQL need not
  * collide. Also checks that the metered servers wrote exactly one usage row per 2xx they answered.
  */
 import { execFileSync } from 'node:child_process';
@@ -36,6 +37,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '8' },
     connections: { type: 'string', default: '16,64' },
+    /** Usage writers per process of the metered servers, to try another number than the server's own. */
+    writers: { type: 'string' },
   },
 });
 const log = (line: string) => console.error(`[metering-rounds] ${line}`);
@@ -63,7 +66,12 @@ const nextPath = () => `/v2/identities/byEmail?email=${encodeURIComponent(emails
 log('building bench/dist (the server compiled as npm start compiles it)');
 buildOperatorServer();
 const servers = {
-  on: await startOperatorServer('on', { ...storage, SEED_IDENTITIES: '0', BENCH_METERING: 'on' }),
+  on: await startOperatorServer('on', {
+    ...storage,
+    SEED_IDENTITIES: '0',
+    BENCH_METERING: 'on',
+    ...(values.writers ? { BENCH_WRITERS: values.writers } : {}),
+  }),
   off: await startOperatorServer('off', { ...storage, SEED_IDENTITIES: '0', BENCH_METERING: 'off' }),
   on1: await startOperatorServer('on1', {
     ...storage,
@@ -136,28 +144,26 @@ const fixed = (x: number) => Number(x.toFixed(3));
 
 let meteredOk = 0;
 const seconds = Number(values.seconds);
+const WARM_SECONDS = 5;
 const results: Record<string, unknown>[] = [];
 for (const connections of values.connections!.split(',').map(Number)) {
-  for (const s of Object.values(servers)) await load(s, connections, 2); // warm-up
+  for (const s of Object.values(servers)) await load(s, connections, WARM_SECONDS);
   const rounds: Record<string, number>[] = [];
   for (let r = 0; r < Number(values.rounds); r++) {
     const off = await load(servers.off, connections, seconds);
     const on = await load(servers.on, connections, seconds);
     const off1 = await load(servers.off1, connections, seconds);
     const on1 = await load(servers.on1, connections, seconds);
-    const pgbenchTps = pgbench(connections, seconds);
     meteredOk += on.ok + on1.ok;
     const round = {
       off: Math.round(off.rps),
       on: Math.round(on.rps),
       off1: Math.round(off1.rps),
       on1: Math.round(on1.rps),
-      pgbench: Math.round(pgbenchTps),
       metering: fixed(on.rps / off.rps),
       scaleOutOn: fixed(on.rps / on1.rps),
       scaleOutOff: fixed(off.rps / off1.rps),
       scaleOutRatio: fixed(on.rps / on1.rps / (off.rps / off1.rps)),
-      fullPathOverPgbench: fixed(on.rps / pgbenchTps),
       onP99: on.p99,
       load1: fixed(loadavg()[0]!),
     };
@@ -171,11 +177,33 @@ for (const connections of values.connections!.split(',').map(Number)) {
     scaleOutOn: med('scaleOutOn'),
     scaleOutOff: med('scaleOutOff'),
     scaleOutRatio: med('scaleOutRatio'),
-    fullPathOverPgbench: med('fullPathOverPgbench'),
     medianLoad1: med('load1'),
     rounds,
   });
 }
+
+// The full path against pgbench -S at 64 connections, with only the metered default server up (the four servers'
+// pools and pgbench's 64 clients would pass PostgreSQL's default 100 connections): pgbench, on, pgbench, on, ...
+await Promise.all([servers.off.stop(), servers.off1.stop(), servers.on1.stop()]);
+const fullRounds: Record<string, number>[] = [];
+for (let r = 0; r < Number(values.rounds); r++) {
+  const tps = pgbench(64, seconds);
+  const on = await load(servers.on, 64, seconds);
+  meteredOk += on.ok;
+  fullRounds.push({
+    pgbench: Math.round(tps),
+    on: Math.round(on.rps),
+    ratio: fixed(on.rps / tps),
+    load1: fixed(loadavg()[0]!),
+  });
+  log(`full path round ${r + 1}: ${JSON.stringify(fullRounds.at(-1))}`);
+}
+const fullPath = {
+  connections: 64,
+  ratio: median(fullRounds.map((r) => r.ratio!)),
+  medianLoad1: median(fullRounds.map((r) => r.load1!)),
+  rounds: fullRounds,
+};
 
 // p99 at 80 % of the metered maximum at 16 connections: each round a maximum, then that rate held.
 const latency: Record<string, number>[] = [];
@@ -193,12 +221,13 @@ await new Promise((resolve) => setTimeout(resolve, 1500));
 const database = await openDatabase({ url: values.url! });
 const [row] = await database.query<{ n: number }>('select count(*)::int as n from usage where key_id = $1', [key.id]);
 await database.close();
-await Promise.all(Object.values(servers).map((s) => s.stop()));
+await servers.on.stop();
 
 const out = {
   at: new Date().toISOString(),
   identities: Number(values.identities),
   results,
+  fullPath,
   p99At80,
   usageRowsForKey: row!.n,
   metered2xx: meteredOk,

@@ -1,6 +1,6 @@
 /**
  * Where every lookup's usage goes: one row per call, durable before the reply, appended to a log that no two calls
- * share a row of (decision 0045). Rows are written by group commit: while the writes run (MAX_WRITERS at once), the
+ * share a row of (decision 0045). Rows are written by group commit: while a write runs (MAX_WRITERS at once), the
  * calls that finish queue up, and the next write takes them all in one statement, so metering costs a call a round
  * trip or two of latency, not one per call in front of it. A request's identity is counted once, ever
  * (`on conflict (request_id) do nothing`): a retry that reaches another process is answered, never billed again. The
@@ -56,10 +56,12 @@ const IDENTITY = ['organization_id', 'user_id', 'key_id', 'method', 'path'];
 /** Most calls one statement carries; more wait for the next. */
 export const MAX_GROUP = 2000;
 /**
- * Writes running at once. They share no row (the log is append-only), so they wait on nothing but the WAL flush,
- * which PostgreSQL's group commit shares among them; four leave most of a pool of ten to the lookups.
+ * Writes running at once in a process (decision 0052). They share no row (the log is append-only), but each statement
+ * costs PostgreSQL far more than each row it carries: one writer per process makes the largest groups, and with a
+ * process per core (decision 0043) a machine writes with as many writers as it has cores. Measured with four per
+ * process, two processes served fewer metered calls than one.
  */
-export const MAX_WRITERS = 4;
+export const MAX_WRITERS = 1;
 
 // A call's time is the database's (one clock for every node, so a month's turn is the same for all of them), unless a
 // caller gives one (tests and benches writing history).
@@ -182,7 +184,10 @@ interface Pending {
 }
 
 /** Group commit over any writer (the database's by default). */
-export function createGroupMetering(write: (events: UsageEvent[]) => Promise<unknown>): Metering & {
+export function createGroupMetering(
+  write: (events: UsageEvent[]) => Promise<unknown>,
+  writers = MAX_WRITERS,
+): Metering & {
   /** Statements written so far (the bench reports calls per statement). */
   readonly writes: number;
 } {
@@ -218,7 +223,7 @@ export function createGroupMetering(write: (events: UsageEvent[]) => Promise<unk
     record(event) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ event, resolve, reject });
-        if (writing < MAX_WRITERS) void drain();
+        if (writing < writers) void drain();
       });
     },
     get writes() {
@@ -227,8 +232,8 @@ export function createGroupMetering(write: (events: UsageEvent[]) => Promise<unk
   };
 }
 
-export function createDatabaseMetering(database: Database) {
-  return createGroupMetering((events) => writeUsageChecked(database, events));
+export function createDatabaseMetering(database: Database, writers = MAX_WRITERS) {
+  return createGroupMetering((events) => writeUsageChecked(database, events), writers);
 }
 
 /**
