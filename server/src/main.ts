@@ -11,6 +11,7 @@ import { superviseWorkers, WORKER_READY } from './cluster';
 import { relayForWorkers, workerFanout, workerLimiter, workerRates } from './cluster-shared';
 import { type Config, ConfigError, loadConfig } from './config';
 import type { Database } from './db/client';
+import { connectionBudgetWarning } from './db/connection-budget';
 import { ensureDemoOrganization } from './features/contracts/demo';
 import { thousands } from './features/people/generate/progress';
 import { seedIdentities } from './features/people/import/seed';
@@ -38,6 +39,10 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
 async function servePrimary(config: Config, entry: string): Promise<void> {
   const log = pino(loggerOptions(config.logLevel)); // a few lines, written as they come
   const database = await openStorage(config, (line) => console.log(line), true);
+  if (config.databasePoolMode !== 'transaction') {
+    const warning = await connectionBudgetWarning(database, config.webConcurrency);
+    if (warning) log.warn(warning);
+  }
   await database.close();
   // Without Redis the workers share the fan-out and the counters through this process.
   if (!config.redisUrl) relayForWorkers();

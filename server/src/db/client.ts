@@ -139,6 +139,9 @@ function wrap(
   };
 }
 
+/** Connections a server process holds at most on PostgreSQL. */
+export const POOL_SIZE = 10;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     // Generic plans (decision 0017): the lookup's statements take longer to plan than to run, and PostgreSQL's own
@@ -148,7 +151,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const session = options.poolMode !== 'transaction';
     const pool = new pg.Pool({
       connectionString: options.url,
-      max: options.poolSize ?? 10,
+      max: options.poolSize ?? POOL_SIZE,
       keepAlive: true,
       ...(t && {
         connectionTimeoutMillis: t.connectMs,
