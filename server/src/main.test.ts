@@ -76,7 +76,7 @@ describe('the server process', { timeout: 120_000 }, () => {
     second.proc.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     await drop();
-  });
+  }, 240_000); // two starts of the server on a machine as loaded as CI's (a bound, not a measure)
 
   it('has written the access line of every request answered before SIGTERM when it exits', async () => {
     const port = await freePort();

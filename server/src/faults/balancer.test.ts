@@ -21,6 +21,7 @@ import { REPO_ROOT } from '../config';
 import { type Database, openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
 import { load, person } from '../features/identities/test-people';
+import { WRITE_NAME } from '../features/usage/metering';
 import { type ScratchDatabase, scratchDatabase } from '../test/databases';
 import { HAPROXY, startHaproxy, type TestHaproxy } from '../test/haproxy';
 import { CONSOLE_HEADERS, makeCustomer, PASSWORD } from '../test/harness';
@@ -194,7 +195,7 @@ describe.skipIf(skip)(`a node killed and a node drained behind HAProxy${skip ? `
   async function startNode(name: string, port: number): Promise<Child> {
     const child = runChild(['server/src/main.ts'], nodeEnv(name, port));
     nodes.push({ name, port, child });
-    await child.waitFor('Tessera console:', 60_000);
+    await child.waitFor('Tessera console:');
     return child;
   }
   /** Until the node (its PGAPPNAME) has a usage write running on PostgreSQL; polled without pause, bounded. */
@@ -203,8 +204,8 @@ describe.skipIf(skip)(`a node killed and a node drained behind HAProxy${skip ? `
       async () => {
         const [row] = await direct.query<{ n: number }>(
           `select count(*)::int as n from pg_stat_activity
-           where application_name = $1 and state = 'active' and query like '%insert into usage %'`,
-          [`tessera-${name}`],
+           where application_name = $1 and state = 'active' and query like $2`,
+          [`tessera-${name}`, `/* ${WRITE_NAME} */%`],
         );
         return row!.n > 0;
       },

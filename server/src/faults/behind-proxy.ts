@@ -26,7 +26,7 @@ export async function serverBehindProxy(databaseUrl: string, env: Record<string,
     SEED_IDENTITIES: '0',
     ...env,
   });
-  await child.waitFor('Tessera console:', 60_000);
+  await child.waitFor('Tessera console:');
   return {
     proxy,
     child,

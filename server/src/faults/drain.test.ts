@@ -76,7 +76,7 @@ describe('SIGTERM', () => {
       ROOT_EMAIL: EMAIL,
       ROOT_PASSWORD: PASSWORD,
     });
-    await child.waitFor('Tessera console:', 60_000);
+    await child.waitFor('Tessera console:');
     const base = `http://127.0.0.1:${port}`;
     const cookie = await signInOverHttp(base, EMAIL, PASSWORD);
 

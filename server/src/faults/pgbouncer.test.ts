@@ -61,7 +61,7 @@ describe.skipIf(skip)(`a database that goes away behind PgBouncer${skip ? ` (ski
       DATABASE_STATEMENT_TIMEOUT_MS: '2000',
       DATABASE_CONNECT_TIMEOUT_MS: '1000',
     });
-    await child.waitFor('Tessera console:', 60_000);
+    await child.waitFor('Tessera console:');
     const baseUrl = `http://127.0.0.1:${port}`;
     cookie = await signInOverHttp(baseUrl, customer.email, PASSWORD);
     lookupUrl = `${baseUrl}/v2/identities/byEmail?email=${encodeURIComponent(p.emails[0]!.address)}`;

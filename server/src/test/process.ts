@@ -73,7 +73,7 @@ export function runChild(args: string[], env: Record<string, string>): Child {
     proc,
     output: () => out,
     exited,
-    waitFor(text, timeoutMs = 30_000) {
+    waitFor(text, timeoutMs = 120_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (out.includes(text)) {

@@ -21,7 +21,7 @@ describe('after npm start', () => {
       ROOT_PASSWORD: password,
     });
     try {
-      await child.waitFor('Tessera console:', 60_000);
+      await child.waitFor('Tessera console:');
       const base = `http://127.0.0.1:${port}`;
       const cookie = await signInOverHttp(base, email, password);
 

@@ -24,7 +24,7 @@ describe('API access after npm start', () => {
       try {
         // First start: seeds people and the Demo organization.
         let child = runChild(['server/src/main.ts'], env);
-        await child.waitFor('Tessera console:', 60_000);
+        await child.waitFor('Tessera console:');
         child.proc.kill('SIGTERM');
         await child.exited;
         const member = await runCli(
@@ -36,7 +36,7 @@ describe('API access after npm start', () => {
         expect(loner.code).toBe(0);
 
         child = runChild(['server/src/main.ts'], env);
-        await child.waitFor('Tessera console:', 60_000);
+        await child.waitFor('Tessera console:');
         const base = `http://127.0.0.1:${port}`;
         let requestId = '';
         try {

@@ -60,6 +60,21 @@ describe('template sandbox', () => {
     expect(spawned[0]).not.toBe(stopped.pid);
   });
 
+  it('lets a process the machine kept from the CPU finish: the hard limit is of CPU time, not of waiting', async () => {
+    // Paused by SIGSTOP (as a machine too busy to run it would) for twice the limit, in the middle of a job.
+    const dispatched = nextEvent('dispatch');
+    const job = apply('{ "n": $count([1..30000][$ % 7 = 0]) }', Array(10).fill(ada), {
+      ms: 60_000,
+      bytes: TEMPLATE_LIMITS.maxReplyBytes,
+    });
+    const { pid } = await dispatched;
+    process.kill(pid!, 'SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 2 * TEMPLATE_LIMITS.hardRecordMs));
+    process.kill(pid!, 'SIGCONT');
+    expect(await job).toEqual(Array(10).fill({ n: 4285 }));
+    expect(events.some((e) => e.event === 'stop')).toBe(false);
+  });
+
   it('answers a heap overflow as the memory limit, and recovers', async () => {
     // Ten million numbers in one array: one allocation past the heap, which aborts the process (not the server).
     expect(await failure(apply('{ "n": $count([1..10000000]) }'))).toBe(SANDBOX_MESSAGES.memory);

@@ -11,9 +11,16 @@ import { type ChildProcess, fork } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { TooManyRequests, Unavailable } from '../../http/errors';
+import { cpuMs, overdueDecision } from './cpu-time';
 import { TEMPLATE_LIMITS, TemplateError } from './evaluate';
 import { createFairQueue } from './fair-queue';
 import { machineSandboxSize } from './pool-size';
+
+/**
+ * Most wall time a record may go without a sign while the machine keeps its process from the CPU: past it, the
+ * process is stopped whatever CPU time it used.
+ */
+export const STARVED_CEILING_MS = 10 * TEMPLATE_LIMITS.hardRecordMs;
 
 /** Everything a job may use, as the child reads it (sandbox-child.mjs). */
 export interface SandboxLimits {
@@ -117,7 +124,16 @@ interface Waiting {
 interface Slot {
   child: ChildProcess;
   ready: boolean;
-  running: (Waiting & { timer: NodeJS.Timeout; signs: number; started: number }) | null;
+  running:
+    | (Waiting & {
+        timer: NodeJS.Timeout;
+        signs: number;
+        started: number;
+        /** When the last sign came (or the job was sent), and the child's CPU time then. */
+        signAt: number;
+        cpuAtSign: number | null;
+      })
+    | null;
   /** Why the server is ending it, once it is. */
   stopping: string | null;
   stderr: string;
@@ -218,6 +234,8 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
     if (!running || message.id !== running.id || slot.stopping) return;
     if (message.kind === 'progress') {
       running.signs++;
+      running.signAt = performance.now();
+      running.cpuAtSign = cpuMs(slot.child.pid);
       running.timer.refresh();
       return;
     }
@@ -239,7 +257,14 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
     if (!running) return;
     const signs = running.signs;
     setImmediate(() => {
-      if (slot.running === running && running.signs === signs) stop(slot, SANDBOX_MESSAGES.stopped);
+      if (slot.running !== running || running.signs !== signs) return;
+      // The limit is of CPU time: a child the machine kept waiting has not run past it (decision 0018).
+      const now = cpuMs(slot.child.pid);
+      const used = now === null || running.cpuAtSign === null ? null : now - running.cpuAtSign;
+      const wall = performance.now() - running.signAt;
+      const next = overdueDecision(used, wall, TEMPLATE_LIMITS.hardRecordMs, STARVED_CEILING_MS);
+      if (next.stop) stop(slot, SANDBOX_MESSAGES.stopped);
+      else running.timer = setTimeout(() => overdue(slot), next.ms);
     });
   }
 
@@ -293,7 +318,8 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
         break;
       }
       const timer = setTimeout(() => overdue(slot), TEMPLATE_LIMITS.hardRecordMs);
-      slot.running = { ...next, timer, signs: 0, started: performance.now() };
+      const started = performance.now();
+      slot.running = { ...next, timer, signs: 0, started, signAt: started, cpuAtSign: cpuMs(slot.child.pid) };
       publish('dispatch', slot, { owner: next.owner, records: next.job.records.length });
       // Whose turn it was is the server's business, not the child's.
       const { owner: _owner, admitted: _admitted, ...job } = next.job;

@@ -65,7 +65,10 @@ export const MAX_WRITERS = 1;
 
 // A call's time is the database's (one clock for every node, so a month's turn is the same for all of them), unless a
 // caller gives one (tests and benches writing history).
-const WRITE = `with sent as (
+// Named first: pg_stat_activity keeps only the statement's first 1,024 bytes (track_activity_query_size), so an
+// operator (and the balancer fault test) can tell it apart by this.
+export const WRITE_NAME = 'tessera: usage write';
+const WRITE = `/* ${WRITE_NAME} */ with sent as (
   select * from json_to_recordset($1::json) as r(at timestamptz, request_id text, user_id int, organization_id int,
     key_id text, method text, path text, status int, ${METRIC_COLUMNS.map((c) => `${c} int`).join(', ')}, cost numeric,
     lookups json, request_hash text)

@@ -47,7 +47,7 @@ describe('seeding on start', () => {
     try {
       for (const run of [1, 2]) {
         const child = runChild(['server/src/main.ts'], env);
-        await child.waitFor('Tessera console:', 60_000);
+        await child.waitFor('Tessera console:');
         const seeded = /Seeded the empty embedded database with 200 generated identities/.test(child.output());
         expect(seeded).toBe(run === 1 && !onPostgres);
         child.proc.kill('SIGTERM');
