@@ -3,15 +3,14 @@
  * under a monthly limit a process admits at most ADMITTED_PER_READING calls of an organization on one reading of its
  * spend, so the limit is overshot by at most that many calls per process, whatever the others serve meanwhile.
  */
-import { randomUUID } from 'node:crypto';
 import { PAYMENT_MESSAGES } from '@tessera/common/contracts';
-import { emptyMetrics } from '@tessera/common/usage';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { PaymentRequired } from '../../http/errors';
 import { memoryFanout } from '../../socket/fanout';
 import { makeContract, makeOrganization, testDatabase } from '../../test/harness';
-import { type UsageEvent, writeUsage } from '../usage/metering';
+import { servedCalls } from '../../test/usage-events';
+import { writeUsage } from '../usage/metering';
 import { ADMITTED_PER_READING, createBilling, KEEP_MS } from './billing';
 
 let database: Database;
@@ -23,18 +22,7 @@ const caller = (organizationId: number) => ({ organizationId, role: 'user' as co
 
 /** Another process's served calls, committed to the usage log. */
 async function servedElsewhere(organizationId: number, calls: number, costMicros: number): Promise<void> {
-  const events: UsageEvent[] = Array.from({ length: calls }, () => ({
-    requestId: randomUUID(),
-    userId: 1,
-    organizationId,
-    keyId: null,
-    method: 'GET',
-    path: '/byEmail',
-    status: 200,
-    metrics: { ...emptyMetrics(), inputs: 1 },
-    costMicros,
-  }));
-  await writeUsage(database, events);
+  await writeUsage(database, servedCalls(calls, { userId: 1, organizationId, costMicros }));
 }
 
 /** Admits the organization's calls until a 402: how many were admitted, and the refusal. */

@@ -3,14 +3,13 @@
  * none is left; newer rows and every rollup stay. The runs are scoped to one fresh organization, because every test
  * shares the worker's database.
  */
-import { randomUUID } from 'node:crypto';
-import { emptyMetrics } from '@tessera/common/usage';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config';
 import type { Database } from '../../db/client';
 import { buildTestApp, makeAccount, makeOrganization, testDatabase } from '../../test/harness';
+import { servedCalls } from '../../test/usage-events';
 import { rollUpAll } from '../../test/usage-rollups';
-import { type UsageEvent, writeUsage } from '../usage/metering';
+import { writeUsage } from '../usage/metering';
 import { createUsageRetention, retentionCutoff } from './retention';
 
 let database: Database;
@@ -20,19 +19,8 @@ beforeAll(async () => {
 
 const DAY = 86_400_000;
 
-function events(n: number, userId: number, organizationId: number): UsageEvent[] {
-  return Array.from({ length: n }, () => ({
-    requestId: randomUUID(),
-    userId,
-    organizationId,
-    keyId: null,
-    method: 'GET',
-    path: '/byEmail',
-    status: 200,
-    metrics: { ...emptyMetrics(), inputs: 1 },
-    costMicros: 1000,
-  }));
-}
+const events = (n: number, userId: number, organizationId: number) =>
+  servedCalls(n, { userId, organizationId, costMicros: 1000 });
 
 async function rowsOf(organizationId: number): Promise<number> {
   const [row] = await database.query<{ n: number }>('select count(*)::int as n from usage where organization_id = $1', [
