@@ -40,6 +40,9 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['src/test-setup.ts'],
+          // Vitest's 5 s is short for a test that imports every page while CI's other groups share the two cores
+          // (a bound, not a measure).
+          testTimeout: 30_000,
         },
       },
       {

@@ -87,7 +87,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   const users = await createUsers(env, options.users ?? []);
   const child = runChild(['server/src/main.ts'], env);
-  await child.waitFor('Tessera console:', 60_000);
+  await child.waitFor('Tessera console:');
   return {
     url: `http://localhost:${port}`,
     port,
