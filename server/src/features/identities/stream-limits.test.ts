@@ -75,22 +75,29 @@ describe('streamed PUT limits', () => {
     await until(async () => (await places()) === before);
   });
 
-  it('ends a stream whose client stops sending and reading, and frees its place', async () => {
-    const before = await places();
+  /** A raw socket to the server, for what a client library would not do (stall, hang up at once). */
+  const rawStreamedPut = async () => {
     const socket = net.connect(Number(base.port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(
-      [
-        'PUT /v2/identities/byEmail HTTP/1.1',
-        `Host: 127.0.0.1:${base.port}`,
-        `Cookie: ${cookie}`,
-        'X-Requested-With: XMLHttpRequest',
-        'Content-Type: text/csv',
-        'Transfer-Encoding: chunked',
-        '',
-        '',
-      ].join('\r\n'),
-    );
+    return socket;
+  };
+  /** The head of a chunked streamed PUT, with no body yet. */
+  const streamedPutHead = () =>
+    [
+      'PUT /v2/identities/byEmail HTTP/1.1',
+      `Host: 127.0.0.1:${base.port}`,
+      `Cookie: ${cookie}`,
+      'X-Requested-With: XMLHttpRequest',
+      'Content-Type: text/csv',
+      'Transfer-Encoding: chunked',
+      '',
+      '',
+    ].join('\r\n');
+
+  it('ends a stream whose client stops sending and reading, and frees its place', async () => {
+    const before = await places();
+    const socket = await rawStreamedPut();
+    socket.write(streamedPutHead());
     const first = 'email\r\n';
     socket.write(`${first.length.toString(16)}\r\n${first}\r\n`);
     await until(async () => (await places()) === before + 1);
@@ -102,20 +109,8 @@ describe('streamed PUT limits', () => {
   it('frees the place of a client that hangs up at once, while its place is being taken', async () => {
     const before = await places();
     for (let i = 0; i < STREAM_LIMITS.perKey + 2; i++) {
-      const socket = net.connect(Number(base.port), '127.0.0.1');
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.end(
-        [
-          'PUT /v2/identities/byEmail HTTP/1.1',
-          `Host: 127.0.0.1:${base.port}`,
-          `Cookie: ${cookie}`,
-          'X-Requested-With: XMLHttpRequest',
-          'Content-Type: text/csv',
-          'Transfer-Encoding: chunked',
-          '',
-          '',
-        ].join('\r\n'),
-      );
+      const socket = await rawStreamedPut();
+      socket.end(streamedPutHead());
       socket.destroy();
     }
     // Every place comes back (the hang-ups may still be taking theirs when this starts): the key streams again...
