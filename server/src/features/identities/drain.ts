@@ -13,7 +13,7 @@ export interface Drain {
 }
 
 /** How long a close waits for background usage writes (the process's own drain limit is longer). */
-export const BACKGROUND_WRITES_MS = 10_000;
+const BACKGROUND_WRITES_MS = 10_000;
 
 /** Set once the app starts closing (Fastify's preClose runs before it waits for requests in flight). */
 export function drainOf(app: FastifyInstance, waitMs = BACKGROUND_WRITES_MS): Drain {

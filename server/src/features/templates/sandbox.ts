@@ -20,7 +20,7 @@ import { machineSandboxSize } from './pool-size';
  * Most wall time a record may go without a sign while the machine keeps its process from the CPU: past it, the
  * process is stopped whatever CPU time it used.
  */
-export const STARVED_CEILING_MS = 10 * TEMPLATE_LIMITS.hardRecordMs;
+const STARVED_CEILING_MS = 10 * TEMPLATE_LIMITS.hardRecordMs;
 
 /** Everything a job may use, as the child reads it (sandbox-child.mjs). */
 export interface SandboxLimits {
@@ -236,7 +236,9 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
       running.signs++;
       running.signAt = performance.now();
       running.cpuAtSign = cpuMs(slot.child.pid);
-      running.timer.refresh();
+      // A fresh full limit (after a starved wait the timer may have been set shorter).
+      clearTimeout(running.timer);
+      running.timer = setTimeout(() => overdue(slot), TEMPLATE_LIMITS.hardRecordMs);
       return;
     }
     release(slot);

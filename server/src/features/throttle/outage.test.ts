@@ -4,6 +4,7 @@
  * On a redis-server of the test's own, killed once the counters are open.
  */
 import { randomUUID } from 'node:crypto';
+import { ReplyError } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../http/errors';
 import { type Limiter, redisLimiter } from './limiter';
@@ -136,5 +137,17 @@ describe('the breaker', () => {
     expect((await limiter.hit('k', 60_000)).count).toBe(2);
     expect(trips).toHaveLength(1);
     await limiter.close();
+  });
+});
+
+describe('the breaker and Redis’s own refusals', () => {
+  it('counts in the process while Redis says it cannot serve now (LOADING, READONLY, ...)', async () => {
+    const trips: unknown[] = [];
+    const b = breaker(PAUSE_MS, Date.now, (error) => trips.push(error));
+    const loading = async (): Promise<string> => {
+      throw new ReplyError('LOADING Redis is loading the dataset in memory');
+    };
+    expect(await b.run(loading, async () => 'local')).toBe('local');
+    expect(trips).toHaveLength(1);
   });
 });

@@ -46,6 +46,9 @@ export interface Breaker {
   run<T>(shared: () => Promise<T>, local: () => Promise<T>): Promise<T>;
 }
 
+/** Redis's own answers that it cannot serve now (loading, a replica, failing over, busy, full): an outage too. */
+const UNAVAILABLE_REPLY = /^(LOADING|READONLY|MASTERDOWN|BUSY|OOM|TRYAGAIN|CLUSTERDOWN)\b/;
+
 /** What the counters tell of Redis's going away: once per pause, not once per call. */
 export type OnTrip = (error: unknown, pauseMs: number) => void;
 
@@ -57,7 +60,7 @@ export function breaker(pauseMs = PAUSE_MS, now: () => number = Date.now, onTrip
       try {
         return await shared();
       } catch (error) {
-        if (error instanceof ReplyError) throw error;
+        if (error instanceof ReplyError && !UNAVAILABLE_REPLY.test((error as Error).message)) throw error;
         pausedUntil = now() + pauseMs;
         onTrip?.(error, pauseMs);
         return local();

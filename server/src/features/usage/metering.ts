@@ -3,7 +3,7 @@
  * share a row of (decision 0045). Rows are written by group commit: while a write runs (MAX_WRITERS at once), the
  * calls that finish queue up, and the next write takes them all in one statement, so metering costs a call a round
  * trip or two of latency, not one per call in front of it. A request's identity is counted once, ever
- * (`on conflict (request_id) do nothing`): a retry that reaches another process is answered, never billed again. The
+ * (unique by user, request id and month): a retry that reaches another process is answered, never billed again. The
  * same statement writes the lookup audit rows each event carries (issue 22, decision 0039), for the rows it really
  * inserted. Rollups are made from the log afterwards, off the request path (aggregator.ts); every reader adds the
  * rows not yet aggregated (the `usage_totals` view). A write that fails fails every call in it (each answers 503 and
@@ -118,10 +118,10 @@ function row(e: UsageEvent, at: Date | undefined): Record<string, unknown> {
   return out;
 }
 
-/** Writes a group of usage rows (and their audit rows) in one statement: the request ids it inserted. */
 /** A request's identity in the log: its id is its caller's (decision 0046). */
 const identityOf = (userId: number, requestId: string) => `${userId}:${requestId}`;
 
+/** Writes a group of usage rows (and their audit rows) in one statement: the identities it inserted. */
 async function insertUsage(database: Database, events: UsageEvent[], at?: Date): Promise<Set<string>> {
   const rows = await database.query<{ user_id: number; request_id: string }>(
     WRITE,
@@ -134,8 +134,10 @@ async function insertUsage(database: Database, events: UsageEvent[], at?: Date):
   return new Set(rows.map((r) => identityOf(r.user_id, r.request_id)));
 }
 
-/** Writes a group of usage rows in one statement: how many it inserted (a request id already there is skipped). */
-/** `at`: the calls' time when given (history); the database's clock otherwise. */
+/**
+ * Writes a group of usage rows in one statement: how many it inserted (a request id already there is skipped).
+ * `at`: the calls' time when given (history); the database's clock otherwise.
+ */
 export async function writeUsage(database: Database, events: UsageEvent[], at?: Date): Promise<number> {
   return (await insertUsage(database, events, at)).size;
 }
@@ -167,10 +169,13 @@ export async function writeUsageChecked(database: Database, events: UsageEvent[]
     request_hash: string | null;
     recent: boolean;
   }>(
-    `select distinct on (user_id, request_id) user_id, request_id, request_hash,
-       at > now() - interval '${RETRY_WINDOW_MINUTES} minutes' as recent
-     from usage where request_id = any($1::text[]) order by user_id, request_id, at desc`,
-    [[...new Set(repeats.map((e) => e.requestId))]],
+    // By (user, request id), the unique index's leading columns, in each month's partition.
+    `select distinct on (u.user_id, u.request_id) u.user_id, u.request_id, u.request_hash,
+       u.at > now() - make_interval(mins => $3) as recent
+     from usage u join unnest($1::int[], $2::text[]) as r(user_id, request_id)
+       on u.user_id = r.user_id and u.request_id = r.request_id
+     order by u.user_id, u.request_id, u.at desc`,
+    [repeats.map((e) => e.userId), repeats.map((e) => e.requestId), RETRY_WINDOW_MINUTES],
   );
   const byId = new Map(stored.map((r) => [identityOf(r.user_id, r.request_id), r]));
   for (const e of repeats) {
