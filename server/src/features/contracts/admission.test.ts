@@ -61,8 +61,8 @@ describe('admission under a monthly limit, with several processes', () => {
     let now = Date.now();
     const mine = createBilling({ database, fanout: memoryFanout(), now: () => now });
     for (let i = 0; i < 5; i++) {
-      await mine.admit(caller(org.id));
-      mine.charged(org.id, 10_000);
+      const terms = await mine.admit(caller(org.id));
+      mine.charged(org.id, 10_000, terms);
     }
     await expect(mine.admit(caller(org.id))).rejects.toBeInstanceOf(PaymentRequired);
 
@@ -73,6 +73,42 @@ describe('admission under a monthly limit, with several processes', () => {
     await mine.admit(caller(other.id)); // the reading is still fresh
     now += KEEP_MS;
     await expect(mine.admit(caller(other.id))).rejects.toBeInstanceOf(PaymentRequired);
+  });
+
+  it('admits no more than a reading’s calls when they arrive together, and they share one new reading', async () => {
+    const org = await makeOrganization(database);
+    await makeContract(database, org.id, { pricePerRequest: 0.01, pricePerIdentity: 0, monthlyLimit: 1 });
+    const now = Date.now();
+    const mine = createBilling({ database, fanout: memoryFanout(), now: () => now });
+    await mine.admit(caller(org.id));
+    await servedElsewhere(org.id, 100, 10_000); // the limit is spent elsewhere
+
+    // 3 readings' worth at once: the first reading's places are taken in turn, then every other call waits for the
+    // one new reading (which sees the limit spent), not a reading each.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 3 * ADMITTED_PER_READING }, () => mine.admit(caller(org.id))),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(ADMITTED_PER_READING - 1);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refused).toHaveLength(2 * ADMITTED_PER_READING + 1);
+    for (const r of refused) expect(r.reason).toBeInstanceOf(PaymentRequired);
+  });
+
+  it('adds a charge to the reading its call was admitted on, never to a later one that holds it already', async () => {
+    const org = await makeOrganization(database);
+    await makeContract(database, org.id, { pricePerRequest: 0.01, pricePerIdentity: 0, monthlyLimit: 0.05 });
+    let now = Date.now();
+    const mine = createBilling({ database, fanout: memoryFanout(), now: () => now });
+    const admitted = [];
+    for (let i = 0; i < 4; i++) admitted.push(await mine.admit(caller(org.id)));
+    await servedElsewhere(org.id, 4, 10_000); // those four calls' usage commits ($0.04)
+    now += KEEP_MS;
+    await mine.admit(caller(org.id)); // a new reading: $0.04 spent, below the limit
+    // The four calls' charges arrive after it: their reading is gone, and the new one counted them already.
+    for (const terms of admitted) mine.charged(org.id, 10_000, terms);
+    const fifth = await mine.admit(caller(org.id)); // $0.04 < $0.05: served (it was refused when counted twice)
+    mine.charged(org.id, 10_000, fifth);
+    await expect(mine.admit(caller(org.id))).rejects.toBeInstanceOf(PaymentRequired); // $0.05 now, counted once
   });
 
   it('without a monthly limit, keeps a reading for KEEP_MS whatever the calls (nothing to overshoot)', async () => {

@@ -14,6 +14,8 @@ import { type Prices, toMicros } from './pricing';
 export interface Terms extends Prices {
   contractId: number;
   rateLimit: number | null;
+  /** The reading of the organization's spend the call was admitted on (charged() adds to that reading only). */
+  readonly reading: object;
 }
 
 interface Standing {
@@ -77,8 +79,8 @@ function nextMonth(month: string): string {
 export interface Billing {
   /** The terms a call is priced by (null: priced at nothing); 402 when the caller's organization may not call. */
   admit(caller: { organizationId: number | null; role: Role }): Promise<Terms | null>;
-  /** Adds a served call's cost to this process's count of its organization's spend. */
-  charged(organizationId: number | null, micros: number): void;
+  /** Adds a served call's cost to this process's count of its organization's spend (the reading it was admitted on). */
+  charged(organizationId: number | null, micros: number, terms: Terms | null): void;
   /** Tells every process that an organization's contracts changed. */
   changed(organizationId: number): Promise<void>;
 }
@@ -87,11 +89,14 @@ export function createBilling(deps: { database: Database; fanout: Fanout; now?: 
   const { database, fanout } = deps;
   const now = deps.now ?? Date.now;
   const cache = new Map<number, Standing>();
+  /** Readings under way: the calls that find their organization's reading spent wait for one, not one each. */
+  const loading = new Map<number, { generation: number; month: string; standing: Promise<Standing> }>();
   let generation = 0;
   fanout.onMessage((m) => {
     if (m.kind === 'contractChanged') {
       generation++;
       cache.delete(m.organizationId);
+      loading.delete(m.organizationId);
     }
   });
 
@@ -99,8 +104,37 @@ export function createBilling(deps: { database: Database; fanout: Fanout; now?: 
     const at = now();
     const month = monthOf(at);
     const hit = cache.get(organizationId);
-    if (hit && hit.until > at && hit.month === month && hit.admitted < ADMITTED_PER_READING) return hit;
+    if (hit && hit.until > at && hit.month === month && claim(hit)) return hit;
+    const pending = loading.get(organizationId);
+    if (pending && pending.generation === generation && pending.month === month) {
+      const shared = await pending.standing;
+      // A shared reading is one like any other: once its calls are spent, the next caller reads again.
+      return claim(shared) ? shared : standing(organizationId);
+    }
     const started = generation;
+    const load = read(organizationId, at, month, started);
+    loading.set(organizationId, { generation: started, month, standing: load });
+    try {
+      const fresh = await load;
+      claim(fresh);
+      return fresh;
+    } finally {
+      if (loading.get(organizationId)?.standing === load) loading.delete(organizationId);
+    }
+  }
+
+  /**
+   * Counts a call against a reading, in the same turn as the check (concurrent calls must not all see the last free
+   * place): false when the reading's calls are spent. Only a monthly limit counts calls (nothing to overshoot else).
+   */
+  function claim(s: Standing): boolean {
+    if (s.contract?.monthlyLimit == null) return true;
+    if (s.admitted >= ADMITTED_PER_READING) return false;
+    s.admitted++;
+    return true;
+  }
+
+  async function read(organizationId: number, at: number, month: string, started: number): Promise<Standing> {
     const [row] = await database.query<Row>(LOAD, [organizationId, monthStart(month)], { prepare: true });
     const fresh: Standing = {
       contract:
@@ -152,7 +186,6 @@ export function createBilling(deps: { database: Database; fanout: Fanout; now?: 
       const why = refusal(s, at);
       if (why && !staff) throw new PaymentRequired(why);
       const c = s.contract;
-      if (c?.monthlyLimit != null) s.admitted++;
       // Staff outside a contract in force are priced at nothing; inside one (over its limit too), as anyone.
       if (c?.status !== 'active' || c.startsAt > at || c.endsAt <= at) return null;
       return {
@@ -161,12 +194,16 @@ export function createBilling(deps: { database: Database; fanout: Fanout; now?: 
         pricePerIdentity: c.pricePerIdentity,
         groupPrices: c.groupPrices,
         rateLimit: c.rateLimit,
+        reading: s,
       };
     },
-    charged(organizationId, micros) {
-      if (organizationId === null) return;
+    charged(organizationId, micros, terms) {
+      if (organizationId === null || !terms) return;
+      // Only to the reading the call was admitted on: a later reading may hold the call's committed usage already,
+      // and adding it again would refuse the organization early. A call admitted on an older reading and committed
+      // after the newer one was read goes uncounted until the next reading (at most ADMITTED_PER_READING or KEEP_MS).
       const s = cache.get(organizationId);
-      if (s) s.spentMicros += micros;
+      if (s && s === terms.reading) s.spentMicros += micros;
     },
     async changed(organizationId) {
       generation++;

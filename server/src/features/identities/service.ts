@@ -282,7 +282,7 @@ export async function meter(
       },
       Date.now() + (call.resolveMs ?? USAGE_RESOLVE_MS),
     );
-    deps.billing.charged(caller.organizationId, cost);
+    deps.billing.charged(caller.organizationId, cost, caller.terms);
   } catch (error) {
     if (error instanceof RequestIdReused) throw error;
     // A database away is logged once per burst by the error handler; anything else is worth its stack here.

@@ -164,7 +164,7 @@ export async function streamSegmentExport(
         if (!(error instanceof RequestIdReused)) throw error;
         return recordResolving(deps.metering, { ...event, requestId: `${request.id}~${randomUUID()}` }, until);
       });
-      deps.billing.charged(caller.organizationId, cost);
+      deps.billing.charged(caller.organizationId, cost, terms);
     } catch (error) {
       if (!databaseFault(error)) request.log.error({ err: error }, 'segment export usage could not be recorded');
       throw new Unavailable(USAGE_UNAVAILABLE, error);
