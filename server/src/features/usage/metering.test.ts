@@ -136,6 +136,35 @@ describe('usage metering', () => {
     expect(await count(user)).toBe(1);
   });
 
+  it('keeps the first of two requests under one id in a group, and audits only what it served', async () => {
+    const user = userId();
+    // Many ids, each sent twice in one group by different requests: the stored row and the audit rows must be the
+    // first request's for every one of them, whatever order the statement sorts them in.
+    const firsts = Array.from({ length: 40 }, (_, i) =>
+      event(user, { requestHash: `first-${i}`, lookups: [{ input: 0, values: [`v-first-${i}`], identities: [i] }] }),
+    );
+    const seconds = firsts.map((f, i) =>
+      event(user, {
+        requestId: f.requestId,
+        requestHash: `second-${i}`,
+        lookups: [{ input: 0, values: [`v-second-${i}`], identities: [1000 + i] }],
+      }),
+    );
+    const group = firsts.flatMap((f, i) => [f, seconds[i]!]);
+    const refused = await writeUsageChecked(database, group);
+    expect(new Set(refused)).toEqual(new Set(seconds));
+    const stored = await database.query<{ request_hash: string }>(
+      'select request_hash from usage where user_id = $1 order by request_hash',
+      [user],
+    );
+    expect(stored.map((r) => r.request_hash)).toEqual(firsts.map((f) => f.requestHash!).sort());
+    const audited = await database.query<{ value_hmacs: string[] }>(
+      'select value_hmacs from lookup_audit where user_id = $1',
+      [user],
+    );
+    expect(audited.map((r) => r.value_hmacs[0]).sort()).toEqual(firsts.map((_, i) => `v-first-${i}`).sort());
+  });
+
   it('counts an id as a retry only within the retry window: older, the same request is refused', async () => {
     const user = userId();
     const old = event(user, { requestHash: 'h' });

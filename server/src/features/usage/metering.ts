@@ -71,10 +71,12 @@ export const WRITE_NAME = 'tessera: usage write';
 const WRITE = `/* ${WRITE_NAME} */ with sent as (
   select * from json_to_recordset($1::json) as r(at timestamptz, request_id text, user_id int, organization_id int,
     key_id text, method text, path text, status int, ${METRIC_COLUMNS.map((c) => `${c} int`).join(', ')}, cost numeric,
-    lookups json, request_hash text)
+    lookups json, request_hash text, ord int)
 ), rows as (
-  select coalesce(at, now()) as at, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost,
-    lookups, request_hash from sent
+  -- Of two requests under one id in a group, the first is the one written and audited (the later is refused).
+  select distinct on (user_id, request_id) coalesce(at, now()) as at, request_id, ${IDENTITY.join(', ')}, status,
+    ${METRIC_COLUMNS.join(', ')}, cost, lookups, request_hash from sent
+  order by user_id, request_id, ord
 ), written as (
   insert into usage (at, month, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost,
     request_hash)
@@ -98,8 +100,9 @@ const WRITE = `/* ${WRITE_NAME} */ with sent as (
 )
 select user_id, request_id from written`;
 
-function row(e: UsageEvent, at: Date | undefined): Record<string, unknown> {
+function row(e: UsageEvent, at: Date | undefined, ord: number): Record<string, unknown> {
   const out: Record<string, unknown> = {
+    ord,
     at: at?.toISOString() ?? null,
     request_id: e.requestId,
     user_id: e.userId,
@@ -125,7 +128,7 @@ const identityOf = (userId: number, requestId: string) => `${userId}:${requestId
 async function insertUsage(database: Database, events: UsageEvent[], at?: Date): Promise<Set<string>> {
   const rows = await database.query<{ user_id: number; request_id: string }>(
     WRITE,
-    [JSON.stringify(events.map((e) => row(e, at)))],
+    [JSON.stringify(events.map((e, i) => row(e, at, i)))],
     {
       prepare: true,
       budget: 'usage',
