@@ -8,8 +8,9 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { CALL_TIMEOUT_MS } from './cluster-shared';
 import { REPO_ROOT } from './config';
+import { COUNTERS_AWAY, PAUSE_MS } from './features/throttle/outage';
 
-it('fails a counter call the primary does not answer, naming what it waited for', async () => {
+it('fails a counter call the primary does not answer with a 503 to retry, naming what it waited for', async () => {
   const module = path.join(REPO_ROOT, 'server/src/cluster-shared.ts');
   const script = `
     const { workerLimiter } = await import(${JSON.stringify(module)});
@@ -17,7 +18,7 @@ it('fails a counter call the primary does not answer, naming what it waited for'
       await workerLimiter().hit('k', 60000);
       console.log('answered');
     } catch (error) {
-      console.log('rejected: ' + error.message);
+      console.log(['rejected', error.status, error.headers['retry-after'], error.message, error.cause.message].join(' | '));
     }
     process.exit(0);`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
@@ -33,5 +34,14 @@ it('fails a counter call the primary does not answer, naming what it waited for'
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   expect(code).toBe(0);
   expect(calls).toEqual([expect.objectContaining({ target: 'limiter', method: 'hit', args: ['k', 60000] })]);
-  expect(out.trim()).toBe(`rejected: the cluster's primary did not answer limiter.hit within ${CALL_TIMEOUT_MS} ms`);
+  // A 503 the client may retry (not a 500), the detail kept for the log.
+  expect(out.trim()).toBe(
+    [
+      'rejected',
+      503,
+      PAUSE_MS / 1000,
+      COUNTERS_AWAY,
+      `the cluster's primary did not answer limiter.hit within ${CALL_TIMEOUT_MS} ms`,
+    ].join(' | '),
+  );
 }, 60_000);

@@ -7,6 +7,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { type Limiter, memoryLimiter } from './features/throttle/limiter';
+import { CountersAway } from './features/throttle/outage';
 import { memorySlidingLimiter, type SlidingLimiter } from './features/throttle/sliding';
 import type { Fanout, FanoutMessage } from './socket/fanout';
 
@@ -101,7 +102,7 @@ function toPrimary(message: FanoutEnvelope | CallEnvelope): Promise<void> {
   });
 }
 
-/** How long a worker waits for the primary's answer about a counter before the call fails (a 500, not a hang). */
+/** How long a worker waits for the primary's answer about a counter before the call fails (a 503, not a hang). */
 export const CALL_TIMEOUT_MS = 5_000;
 
 function call(target: Target, method: string, args: unknown[], timeoutMs = CALL_TIMEOUT_MS): Promise<unknown> {
@@ -110,7 +111,10 @@ function call(target: Target, method: string, args: unknown[], timeoutMs = CALL_
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       pending.delete(id);
-      reject(new Error(`the cluster's primary did not answer ${target}.${method} within ${timeoutMs} ms`));
+      // A 503 with Retry-After, as when Redis is away (decision 0050): the caller may try again, nothing failed.
+      const away = new CountersAway();
+      away.cause = new Error(`the cluster's primary did not answer ${target}.${method} within ${timeoutMs} ms`);
+      reject(away);
     }, timeoutMs);
     timer.unref();
     const settle =

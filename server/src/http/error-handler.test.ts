@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registerErrorHandler } from './error-handler';
 import {
+  AppError,
   Conflict,
   Forbidden,
   LegalNotice,
@@ -110,5 +111,31 @@ describe('error handler', () => {
     const res = await app.inject({ method: 'GET', url: '/bad-reply' });
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toContain('secret-hash');
+  });
+});
+
+describe('the cause behind a 5xx of ours', () => {
+  it('goes to the log, never to the client', async () => {
+    const lines: string[] = [];
+    const logged = Fastify({ logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } } });
+    registerErrorHandler(logged);
+    logged.get('/away', async () => {
+      const away = new AppError(503, 'unavailable', 'Try again shortly.', undefined, { 'retry-after': '5' });
+      away.cause = new Error('the primary did not answer limiter.hit within 5000 ms');
+      throw away;
+    });
+    const res = await logged.inject('/away');
+    await logged.close();
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).not.toContain('primary');
+    const warn = lines.map((l) => JSON.parse(l) as { level: number; msg: string; err?: { message: string } });
+    expect(warn).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: 'Try again shortly.',
+        err: expect.objectContaining({ message: 'the primary did not answer limiter.hit within 5000 ms' }),
+      }),
+    );
   });
 });

@@ -4,7 +4,7 @@ import { STATUS_NAMES } from '@tessera/common/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { createFaultLog, DATABASE_RETRY_AFTER_SECONDS, databaseFault } from '../db/faults';
-import { AppError } from './errors';
+import { AppError, Unavailable } from './errors';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -104,6 +104,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return sendError(reply, 503, 'unavailable', DATABASE_UNAVAILABLE);
     }
     if (error instanceof AppError) {
+      // What lies behind a 5xx of ours (e.g. the cluster's primary not answering) is for the log, not the client;
+      // Unavailable's raisers log their own causes.
+      if (error.status >= 500 && error.cause !== undefined && !(error instanceof Unavailable)) {
+        request.log.warn({ err: error.cause }, error.message);
+      }
       if (error.headers) reply.headers(error.headers);
       // RFC 9110: a 401 names how to authenticate. Keys go as Bearer (docs/api-keys.md); the console signs in.
       if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="tessera"');
