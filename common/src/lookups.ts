@@ -136,6 +136,8 @@ export const REQUEST_ID_MESSAGES = {
   malformed: `X-Request-Id must be 1 to ${REQUEST_ID.maxLength} letters, digits or the characters . _ : - + / = ~ (one header).`,
   reused: (requestId: string) =>
     `The request id ${requestId} was already used for another request; send each request with an id of its own.`,
+  expired: (requestId: string, minutes: number) =>
+    `The request id ${requestId} was first used more than ${minutes} minutes ago: a retry must come within ${minutes} minutes; send a new request with an id of its own.`,
 } as const;
 
 /** What each input is, for the API reference (OpenAPI) and the playground. */

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { REQUEST_ID_MESSAGES } from '@tessera/common/lookups';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, CONSOLE_HEADERS, makeCustomer, signIn, type TestApp } from '../../test/harness';
+import { RETRY_WINDOW_MINUTES } from '../usage/metering';
 import { load, person } from './test-people';
 
 let t: TestApp;
@@ -60,6 +61,22 @@ describe('X-Request-Id', () => {
     expect(other.statusCode).toBe(409);
     expect(other.json().error).toBe(REQUEST_ID_MESSAGES.reused(id));
     expect(other.body).not.toContain(q.lastName);
+    expect(await rowsOf(id)).toEqual([id]);
+  });
+
+  it('answers 409 to a retry that comes after the retry window, saying so (not that the id was used elsewhere)', async () => {
+    const id = randomUUID();
+    expect((await call('GET', `/v2/identities/byId?id=${p.id}`, id)).statusCode).toBe(200);
+    // The first call, made a window and a minute ago (its month moved with it, should that cross one).
+    await t.database.query(
+      `update usage set at = at - make_interval(mins => $2),
+         month = (date_trunc('month', (at - make_interval(mins => $2)) at time zone 'UTC'))::date
+       where request_id = $1`,
+      [id, RETRY_WINDOW_MINUTES + 1],
+    );
+    const late = await call('GET', `/v2/identities/byId?id=${p.id}`, id);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error).toBe(REQUEST_ID_MESSAGES.expired(id, RETRY_WINDOW_MINUTES));
     expect(await rowsOf(id)).toEqual([id]);
   });
 

@@ -132,7 +132,7 @@ describe('usage metering', () => {
     const other = event(user, { requestId: first.requestId, requestHash: 'b' });
     const again = event(user, { requestId: first.requestId, requestHash: 'a' });
     const refused = await writeUsageChecked(database, [first, other, again]);
-    expect([...refused]).toEqual([other]);
+    expect([...refused]).toEqual([[other, 'reused']]);
     expect(await count(user)).toBe(1);
   });
 
@@ -152,7 +152,7 @@ describe('usage metering', () => {
     );
     const group = firsts.flatMap((f, i) => [f, seconds[i]!]);
     const refused = await writeUsageChecked(database, group);
-    expect(new Set(refused)).toEqual(new Set(seconds));
+    expect(new Set(refused.keys())).toEqual(new Set(seconds));
     const stored = await database.query<{ request_hash: string }>(
       'select request_hash from usage where user_id = $1 order by request_hash',
       [user],
@@ -170,7 +170,7 @@ describe('usage metering', () => {
     const old = event(user, { requestHash: 'h' });
     await writeUsageChecked(database, [old], new Date(Date.now() - (RETRY_WINDOW_MINUTES + 5) * 60_000));
     const repeat = { ...old };
-    expect([...(await writeUsageChecked(database, [repeat]))]).toEqual([repeat]);
+    expect([...(await writeUsageChecked(database, [repeat]))]).toEqual([[repeat, 'expired']]);
     const fresh = event(user, { requestHash: 'h' });
     await writeUsageChecked(database, [fresh]);
     expect([...(await writeUsageChecked(database, [{ ...fresh }]))]).toEqual([]);

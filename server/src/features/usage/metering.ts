@@ -38,10 +38,20 @@ export interface UsageEvent {
   requestHash?: string;
 }
 
-/** The request id was metered already, for another request: answering this one would be free. */
+/** Why a request id may not be answered: metered for another request, or for this one too long ago to be a retry. */
+export type RequestIdRefusal = 'reused' | 'expired';
+
+/** The request id was metered already (for another request, or too long ago): answering this one would be free. */
 export class RequestIdReused extends Conflict {
-  constructor(readonly requestId: string) {
-    super(REQUEST_ID_MESSAGES.reused(requestId));
+  constructor(
+    readonly requestId: string,
+    readonly why: RequestIdRefusal = 'reused',
+  ) {
+    super(
+      why === 'expired'
+        ? REQUEST_ID_MESSAGES.expired(requestId, RETRY_WINDOW_MINUTES)
+        : REQUEST_ID_MESSAGES.reused(requestId),
+    );
   }
 }
 
@@ -154,7 +164,11 @@ export const RETRY_WINDOW_MINUTES = 10;
  * A repeat of the same request within the window is a retry: answered, billed once. Two events of one group with one
  * id are compared too (the insert keeps only the first), so concurrent requests under one id are never free.
  */
-export async function writeUsageChecked(database: Database, events: UsageEvent[], at?: Date): Promise<Set<UsageEvent>> {
+export async function writeUsageChecked(
+  database: Database,
+  events: UsageEvent[],
+  at?: Date,
+): Promise<Map<UsageEvent, RequestIdRefusal>> {
   const inserted = await insertUsage(database, events, at);
   const seen = new Set<string>();
   const repeats = events.filter((e) => {
@@ -163,7 +177,7 @@ export async function writeUsageChecked(database: Database, events: UsageEvent[]
     seen.add(identity);
     return again;
   });
-  const refused = new Set<UsageEvent>();
+  const refused = new Map<UsageEvent, RequestIdRefusal>();
   if (repeats.length === 0) return refused;
   // The newest row of each id, and whether it is recent enough for a retry (the database's clock, not a node's).
   const stored = await database.query<{
@@ -183,7 +197,8 @@ export async function writeUsageChecked(database: Database, events: UsageEvent[]
   const byId = new Map(stored.map((r) => [identityOf(r.user_id, r.request_id), r]));
   for (const e of repeats) {
     const row = byId.get(identityOf(e.userId, e.requestId));
-    if (!row?.recent || row.request_hash !== (e.requestHash ?? null)) refused.add(e);
+    if (!row || row.request_hash !== (e.requestHash ?? null)) refused.set(e, 'reused');
+    else if (!row.recent) refused.set(e, 'expired');
   }
   return refused;
 }
@@ -215,10 +230,11 @@ export function createGroupMetering(
           writes++;
           const written = await write(group.map((p) => p.event));
           // A writer that returns events (writeUsageChecked) names those it may not answer.
-          const refused = written instanceof Set ? (written as ReadonlySet<UsageEvent>) : null;
+          const refused = written instanceof Map ? (written as ReadonlyMap<UsageEvent, RequestIdRefusal>) : null;
           // A writer that names events it may not answer (a reused request id) fails those alone.
           for (const p of group) {
-            if (refused?.has(p.event)) p.reject(new RequestIdReused(p.event.requestId));
+            const why = refused?.get(p.event);
+            if (why) p.reject(new RequestIdReused(p.event.requestId, why));
             else p.resolve();
           }
         } catch (error) {
