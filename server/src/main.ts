@@ -88,6 +88,7 @@ async function serveHttp(config: Config, worker: boolean, options: ServeOptions)
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    const started = Date.now();
     app.log.info({ signal }, 'draining');
     setTimeout(() => {
       app.log.error('drain took too long; exiting');
@@ -96,6 +97,7 @@ async function serveHttp(config: Config, worker: boolean, options: ServeOptions)
     await app.close(); // stops accepting, answers 503 meanwhile, waits for in-flight requests, closes sockets
     await fanout.close();
     await database.close();
+    app.log.info({ ms: Date.now() - started }, 'drained');
     await endLogs(app.log); // request lines are written off the request path: every one is out before exiting
     process.exit(0);
   };

@@ -75,6 +75,7 @@ describe('SIGTERM', () => {
       SEED_IDENTITIES: '0',
       ROOT_EMAIL: EMAIL,
       ROOT_PASSWORD: PASSWORD,
+      LOG_LEVEL: 'info', // the drain's first and last lines
     });
     await child.waitFor('Tessera console:');
     const base = `http://127.0.0.1:${port}`;
@@ -92,6 +93,7 @@ describe('SIGTERM', () => {
     const result = await gets.stop();
     expect(exitCode).toBe(0);
     expect(child.output()).not.toContain('drain took too long');
+    expect(child.output()).toMatch(/"ms":\d+,"msg":"drained"/); // an operator sees the drain end, not only begin
 
     // The stream: every row it answered was looked up, then one row saying where it stopped.
     expect(status).toBe(200);

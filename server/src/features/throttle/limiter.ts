@@ -4,7 +4,7 @@
  * While Redis is away, in-process again, each count standing for every process of the machine (decision 0050).
  */
 import { type RedisPlace, redisName } from '../../socket/redis-namespace';
-import { breaker, type CounterOptions, closeCounterRedis, connectInBackground, counterRedis } from './outage';
+import { breaker, type CounterOptions, closeCounterRedis, connectBriefly, counterRedis } from './outage';
 
 export interface Count {
   count: number;
@@ -61,7 +61,7 @@ export function memoryLimiter(now: () => number = Date.now): Limiter {
 
 export async function redisLimiter(place: RedisPlace, options: CounterOptions = {}): Promise<Limiter> {
   const redis = counterRedis(place.url);
-  connectInBackground(redis);
+  await connectBriefly(redis);
   const processes = options.processes ?? 1;
   const name = (key: string) => redisName(place, 'throttle', key);
   const view = (count: number, ttlMs: number): Count => ({ count, retryAfter: Math.max(0, Math.ceil(ttlMs / 1000)) });

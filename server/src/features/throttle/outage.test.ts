@@ -125,6 +125,23 @@ describe('the breaker', () => {
     expect(await b.run(async () => 'shared', local)).toBe('shared');
   });
 
+  it('counts the first calls after opening in Redis, not alone while the connection is still opening', async () => {
+    const live = await testRedis();
+    const trips: unknown[] = [];
+    const options = { processes: 2, onTrip: (error: unknown) => trips.push(error) };
+    const place = { url: live.url, namespace: `test-open-${randomUUID()}` };
+    const [limiter, rates] = await Promise.all([redisLimiter(place, options), redisSlidingLimiter(place, options)]);
+    try {
+      // Alone, a count stands for both processes (2) and says so; shared, it is the count in Redis (1).
+      expect(await limiter.hit('k', 60_000)).toEqual({ count: 1, retryAfter: 60 });
+      expect((await rates.hit('key:k', 10, 60_000)).allowed).toBe(true);
+      expect(trips).toEqual([]);
+    } finally {
+      await Promise.all([limiter.close(), rates.close()]);
+      await live.kill();
+    }
+  });
+
   it('lets a process start while Redis is away, counting in itself until Redis answers', async () => {
     const gone = await testRedis();
     await gone.kill();

@@ -25,12 +25,21 @@ export function counterRedis(url: string): Redis {
   return redis;
 }
 
+/** How long opening the counters waits for Redis before going on without it. */
+export const CONNECT_WAIT_MS = 1_000;
+
 /**
- * Connects in the background: a process starts while Redis is away (its counters are its own until Redis answers;
- * ioredis keeps trying), rather than failing to start.
+ * Connects, waiting at most CONNECT_WAIT_MS: the first calls find Redis answering (without the wait they found the
+ * connection still opening, and counted alone for a whole pause), and a process still starts while Redis is away
+ * (its counters are its own until Redis answers; ioredis keeps trying) rather than failing to start.
  */
-export function connectInBackground(redis: Redis): void {
-  redis.connect().catch(() => {});
+export async function connectBriefly(redis: Redis, waitMs = CONNECT_WAIT_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, waitMs);
+  });
+  await Promise.race([redis.connect().catch(() => {}), waited]);
+  clearTimeout(timer);
 }
 
 /** Quits cleanly when connected; otherwise stops reconnecting. */

@@ -12,7 +12,7 @@ import {
   type CounterOptions,
   CountersAway,
   closeCounterRedis,
-  connectInBackground,
+  connectBriefly,
   counterRedis,
 } from './outage';
 
@@ -90,7 +90,7 @@ return {1, current, previous}`;
 
 export async function redisSlidingLimiter(place: RedisPlace, options: CounterOptions = {}): Promise<SlidingLimiter> {
   const redis = counterRedis(place.url);
-  connectInBackground(redis);
+  await connectBriefly(redis);
   const processes = options.processes ?? 1;
   redis.defineCommand('slidingHit', { numberOfKeys: 2, lua: SCRIPT });
   const client = redis as Redis & {
