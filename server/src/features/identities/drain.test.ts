@@ -15,10 +15,10 @@ describe('a close and the background usage writes', () => {
     const drain = drainOf(app, 200);
     await app.ready();
     let written = false;
-    drain.keep(
-      new Promise((resolve) => setTimeout(() => resolve((written = true)), 50)),
-      { requestId: 'quick' },
-    );
+    const quick = new Promise((resolve) => setTimeout(resolve, 50)).then(() => {
+      written = true;
+    });
+    drain.keep(quick, { requestId: 'quick' });
     drain.keep(new Promise(() => {}), { requestId: 'stuck' });
     await app.close();
     expect(written).toBe(true);
@@ -31,7 +31,10 @@ describe('a close and the background usage writes', () => {
     await app.ready();
     await app.close();
     let fail: (e: Error) => void = () => {};
-    drain.keep(new Promise((_, reject) => (fail = reject)), { requestId: 'late' });
+    const late = new Promise((_, reject) => {
+      fail = reject;
+    });
+    drain.keep(late, { requestId: 'late' });
     expect(lines).toContainEqual(expect.objectContaining({ level: 40, msg: LATE, requestId: 'late' }));
     fail(new Error('database closed'));
     await new Promise((r) => setImmediate(r));

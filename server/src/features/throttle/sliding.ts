@@ -7,14 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { type RedisPlace, redisName } from '../../socket/redis-namespace';
-import {
-  breaker,
-  type CounterOptions,
-  CountersAway,
-  closeCounterRedis,
-  connectBriefly,
-  counterRedis,
-} from './outage';
+import { breaker, type CounterOptions, CountersAway, closeCounterRedis, connectBriefly, counterRedis } from './outage';
 
 export interface RateDecision {
   allowed: boolean;
