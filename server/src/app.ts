@@ -24,6 +24,7 @@ import { registerContact } from './features/contact/register';
 import { createBilling } from './features/contracts/billing';
 import { registerContractRoutes } from './features/contracts/routes';
 import { registerDeployments } from './features/deployments/register';
+import { registerHealth } from './features/health/register';
 import { sessionAuthenticator } from './features/identities/caller';
 import { createIdempotency } from './features/identities/idempotency';
 import { registerLookupRoutes } from './features/identities/routes';
@@ -61,6 +62,7 @@ import { registerUsageRetention } from './features/usage-retention/register';
 import { registerUsageRollups } from './features/usage-rollups/register';
 import { createUserManagement } from './features/users/manage';
 import { registerUserRoutes } from './features/users/routes';
+import { registerAccessLog } from './http/access-log';
 import { registerAuth } from './http/auth';
 import { answerClientError } from './http/client-error';
 import { registerCompression } from './http/compression';
@@ -114,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, fanout } = deps;
   const app = Fastify({
     loggerInstance: deps.logger ?? serverLogger(config.logLevel), // access lines written asynchronously
+    disableRequestLogging: true, // one access line per request, ours (http/access-log.ts)
     genReqId: requestIdOf, // a client's or balancer's X-Request-Id when valid (decision 0046)
     requestIdHeader: false,
     trustProxy: config.trustProxy,
@@ -133,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerAccessLog(app);
   registerRequestIdCheck(app);
   acceptEmptyJson(app);
   app.addHook('onSend', async (request, reply) => {
@@ -187,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const rotation = createSessionRotation({ database, sessions, hub, cookies });
 
   registerSystemRoutes(app, { database, version: toldVersion });
+  registerHealth(app, { database, redisUrl: config.redisUrl });
   registerOpenApiRoute(app);
   registerClientPackageRoutes(app, { dir: config.clientsDir });
   registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub, limiter }), cookies });

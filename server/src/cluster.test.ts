@@ -73,7 +73,7 @@ describe('a process per core', { timeout: 180_000 }, () => {
       DATA_DIR: scratchDir('data'),
       PORT: String(port),
       WEB_CONCURRENCY: '2',
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: 'debug', // "incoming request" lines tell when a request is in flight
       SEED_IDENTITIES: '0',
       ROOT_EMAIL: email,
       ROOT_PASSWORD: PASSWORD,

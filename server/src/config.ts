@@ -55,6 +55,12 @@ const envSchema = z.object({
   CHAT_UNANSWERED_MINUTES: z.coerce.number().int().min(0).max(10_080).default(15),
   /** Seconds a streamed PUT may sit with nothing read or sent before it is ended (issue 28, finding 14). */
   STREAM_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(STREAM_LIMITS.idleSeconds),
+  DRAIN_DELAY_SECONDS: z.coerce.number().int().min(0).max(60).default(0),
+  METRICS_TOKEN: z
+    .string()
+    .min(24, 'METRICS_TOKEN must be at least 24 characters')
+    .regex(/^[\x21-\x7e]+$/, 'METRICS_TOKEN must be printable ASCII without spaces')
+    .optional(),
   /** Where release artifacts are kept (default DATA_DIR/releases); environments deploy from there (decision 0038). */
   RELEASES_DIR: optional,
   /** Deployment environments: JSON, or the path of a JSON file; none: the `local` environment (decision 0038). */
@@ -124,6 +130,10 @@ export interface Config {
   chatUnansweredMinutes: number;
   /** STREAM_IDLE_SECONDS: a streamed PUT with nothing read or sent this long is ended. */
   streamIdleSeconds: number;
+  /** DRAIN_DELAY_SECONDS: after SIGTERM, /readyz answers 503 and requests are still served this long before the close. */
+  drainDelaySeconds: number;
+  /** METRICS_TOKEN: the bearer token /metrics asks for; null: /metrics is off (404). */
+  metricsToken: string | null;
   /** Release artifacts' folder (RELEASES_DIR, default DATA_DIR/releases). */
   releasesDir: string;
   /** ENVIRONMENTS as given (JSON or a file path), read by features/deployments/environments.ts; null: `local`. */
@@ -286,6 +296,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     chatUnansweredMinutes: e.CHAT_UNANSWERED_MINUTES,
     streamIdleSeconds: e.STREAM_IDLE_SECONDS,
+    drainDelaySeconds: e.DRAIN_DELAY_SECONDS,
+    metricsToken: e.METRICS_TOKEN ?? null,
     oauth: oauthProviders(env),
     releasesDir: path.resolve(e.RELEASES_DIR ?? path.join(e.DATA_DIR, 'releases')),
     environments: e.ENVIRONMENTS,

@@ -4,6 +4,7 @@
  * migrates, then forks that many workers, each of which runs this module again and serves (decision 0043).
  */
 import cluster from 'node:cluster';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { buildApp } from './app';
@@ -19,6 +20,7 @@ import type { Metering } from './features/usage/metering';
 import { endLogs, loggerOptions } from './logger';
 import { openFanout, openStorage } from './runtime';
 
+/** How long a drain may take once the listener closes (DRAIN_DELAY_SECONDS come before it). */
 const DRAIN_LIMIT_MS = 15_000;
 
 /** For the bench only (bench/src/operator-server.ts): the same server with another metering, started its own way. */
@@ -51,7 +53,7 @@ async function servePrimary(config: Config, entry: string): Promise<void> {
     count: config.webConcurrency,
     entry,
     log,
-    drainLimitMs: DRAIN_LIMIT_MS,
+    drainLimitMs: DRAIN_LIMIT_MS + config.drainDelaySeconds * 1000,
     onReady() {
       log.info(`Tessera on PostgreSQL: ${config.webConcurrency} server processes (WEB_CONCURRENCY)`);
       // The primary relays SIGTERM and SIGINT to every worker from the start, so a supervisor may signal at once.
@@ -90,10 +92,16 @@ async function serveHttp(config: Config, worker: boolean, options: ServeOptions)
     closing = true;
     const started = Date.now();
     app.log.info({ signal }, 'draining');
-    setTimeout(() => {
-      app.log.error('drain took too long; exiting');
-      process.exit(1); // pino writes out what it holds as the process exits
-    }, DRAIN_LIMIT_MS).unref();
+    setTimeout(
+      () => {
+        app.log.error('drain took too long; exiting');
+        process.exit(1); // pino writes out what it holds as the process exits
+      },
+      DRAIN_LIMIT_MS + config.drainDelaySeconds * 1000,
+    ).unref();
+    app.beginDrain(); // /readyz answers 503 from now on
+    // Still serving meanwhile, so that a balancer checking /readyz stops sending here before the listener closes.
+    if (config.drainDelaySeconds > 0) await sleep(config.drainDelaySeconds * 1000);
     await app.close(); // stops accepting, answers 503 meanwhile, waits for in-flight requests, closes sockets
     await fanout.close();
     await database.close();

@@ -125,4 +125,35 @@ describe('SIGTERM', () => {
       await drop();
     }
   }, 120_000);
+
+  it('with DRAIN_DELAY_SECONDS: says it is draining on /readyz at once, serves on meanwhile, then exits 0', async () => {
+    const { env: storage, drop } = await emptyStorageEnv();
+    const port = await freePort();
+    const child = runChild(['server/src/main.ts'], {
+      ...storage,
+      PORT: String(port),
+      SEED_IDENTITIES: '0',
+      DRAIN_DELAY_SECONDS: '3',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await child.waitFor('Tessera console:');
+      const base = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      child.proc.kill('SIGTERM');
+      await child.waitFor('"msg":"draining"');
+      const ready = await fetch(`${base}/readyz`);
+      expect([ready.status, await ready.json()]).toEqual([
+        503,
+        { ready: false, draining: true, checks: { database: 'ok', redis: 'absent' } },
+      ]);
+      const health = await fetch(`${base}/healthz`); // a balancer's last requests are still served
+      expect(health.status).toBe(200);
+      expect(await child.exited).toBe(0);
+      expect(child.output()).toMatch(/"msg":"drained"/);
+    } finally {
+      child.proc.kill('SIGKILL');
+      await drop();
+    }
+  }, 120_000);
 });

@@ -7,19 +7,29 @@ import type { SessionContext, SessionService } from '../features/sessions/servic
 import { type CookiePolicy, readSessionToken } from './cookies';
 import { Forbidden, Unauthorized } from './errors';
 
+/** Who a request acts for, as the access line names them: a console session's user, or a lookup's API key. */
+export interface Principal {
+  userId: number;
+  organizationId: number | null;
+  keyId: string | null;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     user: User;
     session: SessionContext | null;
+    principal: Principal | null;
   }
 }
 
 export function registerAuth(app: FastifyInstance, sessions: SessionService, policy: CookiePolicy): void {
   app.decorateRequest('user', null as unknown as User);
   app.decorateRequest('session', null);
+  app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
     request.user = ANONYMOUS_USER;
     request.session = null;
+    request.principal = null;
     // Decided on the matched route, not the raw URL, so an encoded path cannot skip or confuse it.
     if (!isApiPath(request.routeOptions.url ?? '')) return;
     // A request with its own credentials is never signed in by cookie: cookies ride along cross-site, keys do not.
@@ -30,6 +40,7 @@ export function registerAuth(app: FastifyInstance, sessions: SessionService, pol
     if (!resolved) return;
     request.user = resolved.user;
     request.session = resolved.session;
+    request.principal = { userId: resolved.user.id, organizationId: resolved.user.organizationId, keyId: null };
   });
 }
 

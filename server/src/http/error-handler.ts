@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { createFaultLog, DATABASE_RETRY_AFTER_SECONDS, databaseFault } from '../db/faults';
 import { AppError, Unavailable } from './errors';
+import { isProbePath } from './probes';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -63,8 +64,9 @@ function registerErrorShapes(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!draining) return;
+  app.addHook('onRequest', async (request, reply) => {
+    // The probes answer for themselves: /readyz says it is draining, /livez that the process is still up.
+    if (!draining || isProbePath(request.url)) return;
     reply.header('retry-after', String(DRAIN_RETRY_AFTER_SECONDS)).header('connection', 'close');
     return sendError(reply, 503, 'unavailable', DRAINING);
   });

@@ -17,6 +17,8 @@ const ALWAYS = new Set([
   'GET /oauth/:provider',
   'GET /oauth/:provider/callback',
   'GET /healthz',
+  'GET /livez',
+  'GET /readyz',
 ]);
 const SIGNER = new Set(['GET /v2/terms', 'POST /v2/terms/accept']);
 

@@ -12,19 +12,19 @@ export interface AccessLine {
   statusCode: number;
 }
 
-/** Fastify's "request completed" lines in a child's output (LOG_LEVEL=info), one per request answered. */
+/** The access lines ("request completed") in a child's output (LOG_LEVEL=info), one per request answered. */
 export function accessLines(output: string): AccessLine[] {
   const lines: AccessLine[] = [];
   for (const text of output.split('\n')) {
     if (!text.startsWith('{')) continue;
-    let line: { msg?: string; reqId?: string; pid?: number; res?: { statusCode?: number } };
+    let line: { msg?: string; reqId?: string; pid?: number; status?: number };
     try {
       line = JSON.parse(text);
     } catch {
       continue;
     }
     if (line.msg === 'request completed') {
-      lines.push({ reqId: String(line.reqId), pid: Number(line.pid), statusCode: Number(line.res?.statusCode) });
+      lines.push({ reqId: String(line.reqId), pid: Number(line.pid), statusCode: Number(line.status) });
     }
   }
   return lines;

@@ -45,7 +45,10 @@ export async function authenticate(
 ): Promise<LookupCaller> {
   for (const way of ways) {
     const caller = await way(request);
-    if (caller) return caller;
+    if (caller) {
+      request.principal = { userId: caller.userId, organizationId: caller.organizationId, keyId: caller.keyId };
+      return caller;
+    }
   }
   throw new Unauthorized(NO_CREDENTIALS);
 }

@@ -1,0 +1,84 @@
+/**
+ * Probes for a supervisor or a balancer (issue 30, item 5). `/livez`: the process is up and its event loop turns
+ * (200 whenever it answers). `/readyz`: it should be sent traffic: the database answers and, when configured, Redis
+ * does, and it is not draining; 503 otherwise, with what failed. Both JSON, never cached, answered while the server
+ * drains (the drain's 503 is for every other request). `/healthz` stays as it was (the database only). On SIGTERM a
+ * server says it is draining at once and goes on serving for DRAIN_DELAY_SECONDS (main.ts), so a balancer that
+ * checks /readyz stops sending before the listener closes.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../../db/client';
+import { PROBE_PATHS } from '../../http/probes';
+import { closeCounterRedis, counterRedis } from '../throttle/outage';
+
+/** How long a probe waits for each dependency before calling it down. */
+export const PROBE_TIMEOUT_MS = 1_000;
+
+const check = z.enum(['ok', 'down', 'absent']);
+const readiness = z.object({
+  ready: z.boolean(),
+  draining: z.boolean(),
+  checks: z.object({ database: check, redis: check }),
+});
+
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Says the process is going away: /readyz answers 503 from now on, while requests are still served. */
+    beginDrain(): void;
+  }
+}
+
+export function registerHealth(app: FastifyInstance, deps: { database: Database; redisUrl: string | null }): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  let draining = false;
+  app.decorate('beginDrain', () => {
+    draining = true;
+  });
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  // A connection of its own, refused at once while Redis is away (no offline queue), opened on the first probe.
+  const redis = deps.redisUrl ? counterRedis(deps.redisUrl) : null;
+  if (redis) app.addHook('onClose', () => closeCounterRedis(redis));
+
+  r.get(
+    PROBE_PATHS.live,
+    { schema: { response: { 200: z.object({ live: z.literal(true) }) } } },
+    async (_req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { live: true as const };
+    },
+  );
+
+  r.get(PROBE_PATHS.ready, { schema: { response: { 200: readiness, 503: readiness } } }, async (request, reply) => {
+    const [database, cache] = await Promise.all([
+      within(deps.database.ping(), PROBE_TIMEOUT_MS).then(
+        () => 'ok' as const,
+        () => 'down' as const,
+      ),
+      redis
+        ? within(
+            (redis.status === 'wait' ? redis.connect() : Promise.resolve()).then(() => redis.ping()),
+            PROBE_TIMEOUT_MS,
+          ).then(
+            () => 'ok' as const,
+            () => 'down' as const,
+          )
+        : Promise.resolve('absent' as const),
+    ]);
+    const ready = !draining && database === 'ok' && cache !== 'down';
+    if (!ready) request.log.warn({ draining, database, redis: cache }, 'not ready');
+    reply.header('cache-control', 'no-store');
+    return reply.code(ready ? 200 : 503).send({ ready, draining, checks: { database, redis: cache } });
+  });
+}

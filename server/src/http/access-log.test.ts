@@ -1,0 +1,85 @@
+/** The access line (issue 30, item 4): one per request, naming who and what, never a secret or personal data. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { load, person } from '../features/identities/test-people';
+import { consoleClient } from '../test/console-client';
+import { buildTestApp, makeContract, makeOrganization, makeUser, signIn, type TestApp } from '../test/harness';
+import { ACCESS_LINE } from './access-log';
+
+let t: TestApp;
+let cookie: string;
+let user: { id: number };
+let organizationId: number;
+const api = consoleClient(() => t.app);
+const p = person();
+const email = p.emails[0]!.address;
+beforeAll(async () => {
+  t = await buildTestApp();
+  const org = await makeOrganization(t.database);
+  organizationId = org.id;
+  await makeContract(t.database, org.id);
+  user = await makeUser(t.database, 'user', org.id);
+  cookie = await signIn(t.app, (user as { email: string } & typeof user).email);
+  await load(t.database, p);
+});
+afterAll(() => t.app.close());
+
+interface Line {
+  msg: string;
+  level: number;
+  reqId: string;
+  [field: string]: unknown;
+}
+const linesOf = (requestId: string): Line[] =>
+  t.logs.map((l) => JSON.parse(l) as Line).filter((l) => l.reqId === requestId);
+
+describe('the access line', () => {
+  it('is one line per request: route, status, time, bytes, the key, its user and organization, the client', async () => {
+    const made = await api.post('/v2/keys', cookie, { name: 'access line key' });
+    const [key] = Object.values(made.json().keys) as { id: string; secret: string }[];
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/v2/identities/byEmail?email=${encodeURIComponent(email)}`,
+      headers: { authorization: `Bearer ${key!.id}${key!.secret}` },
+      remoteAddress: '203.0.113.9',
+    });
+    expect(res.statusCode).toBe(200);
+    const lines = linesOf(String(res.headers['x-request-id']));
+    expect(lines).toHaveLength(1);
+    const [line] = lines;
+    expect(line).toMatchObject({
+      msg: ACCESS_LINE,
+      level: 30,
+      method: 'GET',
+      route: '/v2/identities/byEmail',
+      url: '/v2/identities/byEmail?email=[redacted]',
+      status: 200,
+      bytes: Number(res.headers['content-length']),
+      userId: user.id,
+      organizationId,
+      keyId: key!.id,
+      ip: '203.0.113.9',
+    });
+    expect(typeof line!.ms).toBe('number');
+    const text = JSON.stringify(line);
+    expect(text).not.toContain(key!.secret);
+    for (const part of [email, p.lastName, p.firstName]) expect(text).not.toContain(part);
+  });
+
+  it('names a console session’s user, and nobody for an anonymous or unmatched request', async () => {
+    const self = await api.get('/v2/keys', cookie);
+    expect(linesOf(String(self.headers['x-request-id']))).toEqual([
+      expect.objectContaining({ route: '/v2/keys', status: 200, userId: user.id, organizationId, keyId: null }),
+    ]);
+    const missing = await t.app.inject({ method: 'GET', url: '/v2/no-such-thing?token=abc' });
+    expect(linesOf(String(missing.headers['x-request-id']))).toEqual([
+      expect.objectContaining({
+        route: null,
+        url: '/v2/no-such-thing?token=[redacted]',
+        status: 404,
+        userId: null,
+        organizationId: null,
+        keyId: null,
+      }),
+    ]);
+  });
+});
