@@ -34,6 +34,7 @@ import { keyAuthenticator } from './features/keys/authenticator';
 import { registerKeyRoutes } from './features/keys/routes';
 import { lazySealer, loadKeyEncryptionKey } from './features/keys/secrets';
 import { createKeyVerifier } from './features/keys/verify';
+import { registerMetrics } from './features/metrics/register';
 import { registerOauthRoutes } from './features/oauth/routes';
 import { registerOpenApiRoute } from './features/openapi/routes';
 import { registerOrganizationRoutes } from './features/organizations/routes';
@@ -162,10 +163,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => mailer.close());
   const redis = await redisPlace(config, database); // this deployment's namespace in Redis (decision 0019)
   // The machine's processes share each limit while Redis is away (decision 0050); a trip is logged once per pause.
+  const metrics = registerMetrics(app, { database, token: config.metricsToken, redisConfigured: !!config.redisUrl });
   const counters = {
     processes: serverProcesses(config.webConcurrency),
-    onTrip: (error: unknown, pauseMs: number) =>
-      app.log.warn({ err: error, pauseMs }, 'Redis unreachable: counting in this process for a while'),
+    onTrip: (error: unknown, pauseMs: number) => {
+      metrics.redisTripped(pauseMs);
+      app.log.warn({ err: error, pauseMs }, 'Redis unreachable: counting in this process for a while');
+    },
   };
   const limiter = deps.limiter ?? (await openLimiter(redis, counters));
   if (!deps.limiter) app.addHook('onClose', () => limiter.close());

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { buildApp } from './app';
 import { superviseWorkers, WORKER_READY } from './cluster';
+import { serveClusterMetrics } from './cluster-metrics';
 import { relayForWorkers, workerFanout, workerLimiter, workerRates } from './cluster-shared';
 import { type Config, ConfigError, loadConfig } from './config';
 import type { Database } from './db/client';
@@ -48,6 +49,7 @@ async function servePrimary(config: Config, entry: string): Promise<void> {
   await database.close();
   // Without Redis the workers share the fan-out and the counters through this process.
   if (!config.redisUrl) relayForWorkers();
+  serveClusterMetrics(); // a scrape of any worker answers for the whole machine
   const address = new URL(config.publicUrl.href);
   superviseWorkers({
     count: config.webConcurrency,

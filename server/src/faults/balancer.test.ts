@@ -47,7 +47,7 @@ const DEPLOYED = {
     'http-request set-var(txn.request_id) req.hdr(x-request-id)',
     'http-after-response set-header X-Request-Id %[var(txn.request_id)] unless { res.hdr(x-request-id) -m found }',
   ],
-  checks: ['balance roundrobin', 'option httpchk GET /healthz', 'http-check expect status 200'],
+  checks: ['balance roundrobin', 'option httpchk GET /readyz', 'http-check expect status 200'],
   defaults: [
     'mode http',
     'timeout connect 2s',

@@ -4,6 +4,7 @@ import { STATUS_NAMES } from '@tessera/common/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { createFaultLog, DATABASE_RETRY_AFTER_SECONDS, databaseFault } from '../db/faults';
+import { databaseFaults } from '../observability/metrics';
 import { AppError, Unavailable } from './errors';
 import { isProbePath } from './probes';
 
@@ -101,6 +102,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const fault = databaseFault(error);
     if (fault) {
       faults.note(fault);
+      databaseFaults.inc({ code: fault.code });
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
       if (error instanceof AppError && error.status === 503) return sendError(reply, 503, error.code, error.message);
       return sendError(reply, 503, 'unavailable', DATABASE_UNAVAILABLE);

@@ -7,6 +7,7 @@ import { ANONYMOUS_USER, type User } from '@tessera/common/entities';
 import { hasRank, isRole, type Role } from '@tessera/common/roles';
 import { canSubscribe, type ServerMessage, SOCKET_CLOSE } from '@tessera/common/socket';
 import type { WebSocket } from 'ws';
+import { socketConnections } from '../observability/metrics';
 import type { Fanout, FanoutMessage } from './fanout';
 
 export interface Connection {
@@ -85,11 +86,12 @@ export function createHub(fanout: Fanout) {
 
   return {
     add(conn: Connection): void {
+      if (!connections.has(conn)) socketConnections.inc();
       connections.add(conn);
     },
     remove(conn: Connection): void {
       for (const channel of [...conn.channels]) leave(conn, channel);
-      connections.delete(conn);
+      if (connections.delete(conn)) socketConnections.dec();
     },
     /** Joins a channel if the connection's user may; returns whether it did. */
     subscribe(conn: Connection, channel: string): boolean {

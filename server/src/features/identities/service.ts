@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client';
 import { databaseFault } from '../../db/faults';
 import { BadRequest, NotFound, TooManyRequests, Unavailable, Unprocessable } from '../../http/errors';
+import { lookupCalls, lookupInputs } from '../../observability/metrics';
 import type { Billing, Terms } from '../contracts/billing';
 import { costMicros } from '../contracts/pricing';
 import { type AuditedInput, auditedInputs } from '../lookup-audit/entries';
@@ -283,6 +284,12 @@ export async function meter(
       Date.now() + (call.resolveMs ?? USAGE_RESOLVE_MS),
     );
     deps.billing.charged(caller.organizationId, cost, caller.terms);
+    const status = call.status ?? 200;
+    lookupCalls.inc({ endpoint: call.endpoint, status });
+    const matched = call.metrics.inputsWithIdentities;
+    if (matched > 0) lookupInputs.inc({ endpoint: call.endpoint, matched: 'true' }, matched);
+    const unmatched = call.metrics.inputs - matched;
+    if (unmatched > 0) lookupInputs.inc({ endpoint: call.endpoint, matched: 'false' }, unmatched);
   } catch (error) {
     if (error instanceof RequestIdReused) throw error;
     // A database away is logged once per burst by the error handler; anything else is worth its stack here.

@@ -11,6 +11,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { TooManyRequests, Unavailable } from '../../http/errors';
+import { sandboxKills, watchSandboxQueue } from '../../observability/metrics';
 import { cpuMs, overdueDecision } from './cpu-time';
 import { TEMPLATE_LIMITS, TemplateError } from './evaluate';
 import { createFairQueue } from './fair-queue';
@@ -161,6 +162,7 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
   let nextId = 0;
   let failedStarts = 0;
   let closed = false;
+  const unwatch = watchSandboxQueue(() => queue.length);
   /** Wall time of a job from dispatch to its end, a moving average: what Retry-After is estimated from. */
   let jobMs: number = SANDBOX_FAIRNESS.firstJobMs;
 
@@ -276,6 +278,7 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
     slot.stopping = reason;
     publish('stop', slot, { reason });
     if (slot.running) options.onFault?.(reason);
+    sandboxKills.inc();
     fail(slot, new TemplateError(reason));
     slot.child.kill('SIGKILL');
   }
@@ -361,6 +364,7 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
       });
     },
     async close() {
+      unwatch();
       closed = true;
       clearTimeout(wake);
       for (const waiting of queue.drain()) waiting.reject(new Unavailable(SANDBOX_MESSAGES.closed));

@@ -16,6 +16,7 @@ import { CALL_METRICS, type CallMetrics, metricColumn } from '@tessera/common/us
 import type { Database } from '../../db/client';
 import { databaseFault } from '../../db/faults';
 import { Conflict } from '../../http/errors';
+import { usageWrites, usageWritten } from '../../observability/metrics';
 
 export interface UsageEvent {
   requestId: string;
@@ -227,9 +228,12 @@ export function createGroupMetering(
     try {
       while (queue.length > 0) {
         const group = queue.splice(0, MAX_GROUP);
+        const timer = usageWrites.startTimer();
         try {
           writes++;
           const written = await write(group.map((p) => p.event));
+          timer({ outcome: 'written' });
+          usageWritten.inc(group.length);
           // A writer that returns events (writeUsageChecked) names those it may not answer.
           const refused = written instanceof Map ? (written as ReadonlyMap<UsageEvent, RequestIdRefusal>) : null;
           // A writer that names events it may not answer (a reused request id) fails those alone.
@@ -239,6 +243,7 @@ export function createGroupMetering(
             else p.resolve();
           }
         } catch (error) {
+          timer({ outcome: 'failed' });
           for (const p of group) p.reject(error);
         }
       }
