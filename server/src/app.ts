@@ -75,6 +75,7 @@ import { registerStandingGate } from './http/standing-gate';
 import { serveNonWebSocketUpgrades } from './http/upgrade';
 import { serverLogger } from './logger';
 import { createMailer, type Mailer } from './mail';
+import { registerRequestSpans } from './observability/tracing';
 import { redisPlace } from './runtime';
 import type { Fanout } from './socket/fanout';
 import { createHub, type Hub } from './socket/hub';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerRequestSpans(app); // first of the onRequest hooks: what follows runs inside the request's span
   registerAccessLog(app);
   registerRequestIdCheck(app);
   acceptEmptyJson(app);

@@ -56,6 +56,7 @@ const envSchema = z.object({
   /** Seconds a streamed PUT may sit with nothing read or sent before it is ended (issue 28, finding 14). */
   STREAM_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(STREAM_LIMITS.idleSeconds),
   DRAIN_DELAY_SECONDS: z.coerce.number().int().min(0).max(60).default(0),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url('OTEL_EXPORTER_OTLP_ENDPOINT must be a URL').optional(),
   METRICS_TOKEN: z
     .string()
     .min(24, 'METRICS_TOKEN must be at least 24 characters')
@@ -134,6 +135,8 @@ export interface Config {
   drainDelaySeconds: number;
   /** METRICS_TOKEN: the bearer token /metrics asks for; null: /metrics is off (404). */
   metricsToken: string | null;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go over OTLP/HTTP; null: no traces (nothing loaded). */
+  otlpEndpoint: string | null;
   /** Release artifacts' folder (RELEASES_DIR, default DATA_DIR/releases). */
   releasesDir: string;
   /** ENVIRONMENTS as given (JSON or a file path), read by features/deployments/environments.ts; null: `local`. */
@@ -298,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamIdleSeconds: e.STREAM_IDLE_SECONDS,
     drainDelaySeconds: e.DRAIN_DELAY_SECONDS,
     metricsToken: e.METRICS_TOKEN ?? null,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
     oauth: oauthProviders(env),
     releasesDir: path.resolve(e.RELEASES_DIR ?? path.join(e.DATA_DIR, 'releases')),
     environments: e.ENVIRONMENTS,

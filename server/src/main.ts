@@ -19,6 +19,7 @@ import { thousands } from './features/people/generate/progress';
 import { seedIdentities } from './features/people/import/seed';
 import type { Metering } from './features/usage/metering';
 import { endLogs, loggerOptions } from './logger';
+import { startTracing } from './observability/tracing';
 import { openFanout, openStorage } from './runtime';
 
 /** How long a drain may take once the listener closes (DRAIN_DELAY_SECONDS come before it). */
@@ -83,6 +84,7 @@ async function serveHttp(config: Config, worker: boolean, options: ServeOptions)
   const shared = throughPrimary ? { limiter: workerLimiter(), rates: workerRates() } : {};
   const metering = options.metering?.(database);
   const app = await buildApp({ config, database, fanout, ...shared, ...(metering ? { metering } : {}) });
+  const stopTracing = await startTracing({ endpoint: config.otlpEndpoint, version: app.serverVersion });
   await app.listen({ port: config.port, host: config.host });
   const address = new URL(config.publicUrl.href);
   app.log.info(
@@ -107,6 +109,7 @@ async function serveHttp(config: Config, worker: boolean, options: ServeOptions)
     await app.close(); // stops accepting, answers 503 meanwhile, waits for in-flight requests, closes sockets
     await fanout.close();
     await database.close();
+    await stopTracing().catch((err: unknown) => app.log.warn({ err }, 'traces not all exported'));
     app.log.info({ ms: Date.now() - started }, 'drained');
     await endLogs(app.log); // request lines are written off the request path: every one is out before exiting
     process.exit(0);

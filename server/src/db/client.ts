@@ -13,6 +13,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { inSpan, statementVerb, tracing } from '../observability/tracing';
 import { lockDataDir } from './data-dir-lock';
 import { pooledTransaction } from './pooled-transaction';
 import { applyRoleSettings, connectionSettings } from './role-settings';
@@ -116,28 +117,40 @@ function wrap(
   namedStatements = true,
 ): Database {
   const budgets = { lookup: timeouts?.lookupMs, usage: timeouts?.usageMs };
+  const query = <T>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]> =>
+    tracing()
+      ? inSpan(`db ${statementVerb(text)}`, spanAttributes(raw, text), () => run<T>(text, params, options))
+      : run<T>(text, params, options);
   return {
     db,
     engine,
     raw,
     close,
     transaction: (fn) => (raw.kind === 'postgres' ? pooledTransaction(raw.pool, fn) : db.transaction(fn)),
-    query: async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
-      if (raw.kind === 'pglite') return (await raw.client.query<T>(text, params)).rows as T[];
-      const config: pg.QueryConfig & { query_timeout?: number } =
-        options?.prepare && namedStatements
-          ? { name: statementName(text), text, values: params }
-          : { text, values: params };
-      const budget = options?.budget && budgets[options.budget];
-      if (budget) config.query_timeout = budget;
-      if (!options?.customPlan) return (await raw.pool.query(config)).rows as T[];
-      return customPlanned<T>(raw.pool, config);
-    },
+    query,
     async ping() {
-      await db.execute(sql`select 1`);
+      await query('select 1');
     },
   };
+
+  async function run<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
+    if (raw.kind === 'pglite') return (await raw.client.query<T>(text, params)).rows as T[];
+    const config: pg.QueryConfig & { query_timeout?: number } =
+      options?.prepare && namedStatements
+        ? { name: statementName(text), text, values: params }
+        : { text, values: params };
+    const budget = options?.budget && budgets[options.budget];
+    if (budget) config.query_timeout = budget;
+    if (!options?.customPlan) return (await raw.pool.query(config)).rows as T[];
+    return customPlanned<T>(raw.pool, config);
+  }
 }
+
+/** What a statement's span says: the engine and the verb, never the text (the query console's is a customer's). */
+const spanAttributes = (raw: Database['raw'], text: string) => ({
+  'db.system.name': raw.kind === 'postgres' ? 'postgresql' : 'pglite',
+  'db.operation.name': statementVerb(text),
+});
 
 /** Connections a server process holds at most on PostgreSQL. */
 export const POOL_SIZE = 10;

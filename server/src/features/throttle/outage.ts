@@ -8,6 +8,7 @@
 import cluster from 'node:cluster';
 import { Redis, ReplyError } from 'ioredis';
 import { AppError } from '../../http/errors';
+import { inSpan } from '../../observability/tracing';
 
 export const COMMAND_TIMEOUT_MS = 500;
 export const PAUSE_MS = 5_000;
@@ -67,7 +68,7 @@ export function breaker(pauseMs = PAUSE_MS, now: () => number = Date.now, onTrip
     async run(shared, local) {
       if (now() < pausedUntil) return local();
       try {
-        return await shared();
+        return await inSpan('redis counters', { 'db.system.name': 'redis' }, shared);
       } catch (error) {
         if (error instanceof ReplyError && !UNAVAILABLE_REPLY.test((error as Error).message)) throw error;
         pausedUntil = now() + pauseMs;
