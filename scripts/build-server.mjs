@@ -1,5 +1,7 @@
 // Compiles the server for `npm start` (decision 0024): server/src/main.ts bundled by esbuild into server/dist/main.js
 // (Node 20, ESM), with the workspace package @tessera/common inside it and every other package left to node_modules.
+// The `tessera` CLI is built beside it (decision 0054): server/dist/cli.js, which imports main.js for `serve`, and
+// parse-worker.js, the import's parsing thread.
 // Files the server finds beside its own code are copied beside the bundle: the template sandbox's child process
 // (sandbox-child.mjs) and the SQL migrations. The bundle must sit two folders below the repository root, as
 // server/src/config.ts does, since it finds package.json and web/dist from there.
@@ -10,6 +12,12 @@ import { newest, root } from './build-if-needed.mjs';
 
 export const SERVER_OUT = path.join(root, 'server/dist');
 const ENTRY = path.join(root, 'server/src/main.ts');
+const CLI_ENTRY = path.join(root, 'server/src/cli/main.ts');
+/** The CLI's bundles, beside the server's (only with the server's own entry: the bench builds another). */
+const CLI_ENTRIES = {
+  cli: CLI_ENTRY,
+  'parse-worker': path.join(root, 'server/src/features/people/import/parse-worker.ts'),
+};
 /** What the bundle is built from: a change to any of these makes it stale. */
 const SOURCES = ['server/src', 'common/src', 'server/tsconfig.json', 'tsconfig.base.json', 'scripts/build-server.mjs'];
 /** Runtime files the server reads relative to its own module, copied beside the bundle. */
@@ -29,6 +37,19 @@ const externalPackages = {
   },
 };
 
+/**
+ * The CLI's `serve` imports the server's module: from the bundle, the server's own bundle beside it (./main.js), not
+ * a copy, which would start serving as it loads (main.ts serves when its module is the script run).
+ */
+const cliImportsServer = {
+  name: 'cli-imports-server',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/main$/ }, (args) =>
+      args.importer === CLI_ENTRY ? { path: './main.js', external: true } : undefined,
+    );
+  },
+};
+
 /** `entry`: another entry than the server's own, bundled the same way (the bench's operator-like server). */
 export async function buildServer(outdir = SERVER_OUT, entry = ENTRY) {
   const depth = path.relative(root, outdir).split(path.sep).length;
@@ -42,7 +63,7 @@ export async function buildServer(outdir = SERVER_OUT, entry = ENTRY) {
   const esbuild = await import('esbuild');
   try {
     await esbuild.build({
-      entryPoints: { main: entry },
+      entryPoints: { main: entry, ...(entry === ENTRY && CLI_ENTRIES) },
       outdir: building,
       bundle: true,
       platform: 'node',
@@ -51,7 +72,7 @@ export async function buildServer(outdir = SERVER_OUT, entry = ENTRY) {
       sourcemap: true,
       legalComments: 'none',
       logLevel: 'warning',
-      plugins: [externalPackages],
+      plugins: [cliImportsServer, externalPackages],
     });
     for (const [from, to] of BESIDE) cpSync(path.join(root, from), path.join(building, to), { recursive: true });
   } catch (err) {
@@ -65,8 +86,9 @@ export async function buildServer(outdir = SERVER_OUT, entry = ENTRY) {
   renameSync(building, outdir);
 }
 
-export function serverIsStale(outdir = SERVER_OUT) {
-  const built = path.join(outdir, 'main.js');
+/** `file`: the bundle to check (cli.js for the `tessera` bin); all are built together. */
+export function serverIsStale(outdir = SERVER_OUT, file = 'main.js') {
+  const built = path.join(outdir, file);
   if (!existsSync(built)) return true;
   return Math.max(...SOURCES.map((s) => newest(path.join(root, s)))) > statSync(built).mtimeMs;
 }

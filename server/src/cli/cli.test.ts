@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { MESSAGES } from '@tessera/common/validation';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, storageEnv } from '../test/process';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { REPO_ROOT } from '../config';
+import { freePort, runCli, storageEnv } from '../test/process';
 
 let env: Record<string, string>;
 beforeAll(() => {
@@ -52,12 +56,147 @@ describe('tessera CLI', () => {
   it('explains itself', async () => {
     const help = await runCli(['help'], env);
     expect(help.code).toBe(0);
-    expect(help.output).toContain('user create --email E --role R');
+    expect(help.stdout).toContain('user create --email E --role R');
     const unknown = await runCli(['explode'], env);
     expect(unknown.code).toBe(2);
-    expect(unknown.output).toContain('Unknown command "explode".');
+    expect(unknown.stderr).toBe(`tessera: Unknown command "explode". Try 'tessera --help'.\n`);
     const missing = await runCli(['user', 'create'], env);
     expect(missing.code).toBe(2);
-    expect(missing.output).toContain('user create needs --email.');
+    expect(missing.stderr).toBe(`tessera user create: user create needs --email. Try 'tessera user create --help'.\n`);
+  });
+});
+
+/** A database URL nothing answers at, with a password that must never be shown. */
+const SECRET = 'n0t-Sh0wn-pw';
+
+describe('tessera CLI: help and version', () => {
+  /** A command's help must come before anything is checked or opened: the database here is unreachable. */
+  let unreachable: Record<string, string>;
+  beforeAll(async () => {
+    unreachable = { DATABASE_URL: `postgres://tessera:${SECRET}@127.0.0.1:${await freePort()}/tessera` };
+  });
+
+  it('shows the usage on stdout, with every command and exit code, for --help, -h and help', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], []]) {
+      const res = await runCli(args, unreachable);
+      expect(res.code, args.join(' ')).toBe(0);
+      expect(res.stderr).toBe('');
+      expect(res.stdout).toMatch(/^Usage: tessera /);
+      for (const command of ['serve', 'migrate', 'user create', 'generate', 'import']) {
+        expect(res.stdout).toContain(`\n  ${command}`);
+      }
+      for (const code of ['0  done', '1  failed', '2  usage', '3  import']) expect(res.stdout).toContain(code);
+    }
+  });
+
+  it("shows each command's help for --help or -h anywhere among its arguments, without opening the database", async () => {
+    const cases: [string[], string][] = [
+      [['generate', '--help'], 'Usage: tessera generate --identities N --out DIR'],
+      [['generate', '--identities', 'lots', '-h'], 'Usage: tessera generate'],
+      [['import', '-h'], 'Usage: tessera import FILE'],
+      [['import', 'missing.jsonl', '--max-rejects', '2', '--help'], '--max-rejects N|P%'],
+      [['user', 'create', '--help'], 'Usage: tessera user create --email E'],
+      [['user', '-h'], 'Usage: tessera user create'],
+      [['migrate', '--help'], 'Usage: tessera migrate'],
+      [['serve', '-h'], 'Usage: tessera serve'],
+      [['help', 'import'], 'Usage: tessera import FILE'],
+    ];
+    for (const [args, usage] of cases) {
+      const res = await runCli(args, unreachable);
+      expect(res.code, args.join(' ')).toBe(0);
+      expect(res.stderr, args.join(' ')).toBe('');
+      expect(res.stdout, args.join(' ')).toContain(usage);
+      expect(res.stdout, args.join(' ')).toContain('Exit codes:');
+    }
+  });
+
+  it('prints the version the server reports with --version and -V', async () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    const plain = await runCli(['--version'], {});
+    expect(plain.code).toBe(0);
+    // The package's version, plus a digest of the built console when there is one (version.ts).
+    expect(plain.stdout).toMatch(new RegExp(`^${pkg.version.replace(/\./g, '\\.')}(\\+[0-9a-f]{10})?\\n$`));
+    const override = await runCli(['-V'], { TESSERA_VERSION: '7.1.2-test' });
+    expect(override.stdout).toBe('7.1.2-test\n');
+  });
+
+  it('answers a wrong command line with one line naming the problem and the help to read, and exit code 2', async () => {
+    const cases: [string[], string][] = [
+      [['--colour'], `tessera: Unknown option '--colour'. Try 'tessera --help'.`],
+      [['generate', '--colour', 'red'], `tessera generate: Unknown option '--colour'. Try 'tessera generate --help'.`],
+      [['migrate', 'now'], `tessera migrate: Unexpected argument 'now'.`],
+      [['serve', '--port', '80'], `tessera serve: Unknown option '--port'.`],
+      [['user'], `tessera user: user needs a command: create. Try 'tessera user --help'.`],
+      [['help', 'explode'], `tessera: No help for "explode": no such command. Try 'tessera --help'.`],
+    ];
+    for (const [args, message] of cases) {
+      const res = await runCli(args, unreachable);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(res.stderr.split('\n')).toHaveLength(2); // one line and its end
+      expect(res.stderr).toContain(message);
+      expect(res.stderr).toMatch(/Try 'tessera[a-z ]*--help'\.\n$/);
+    }
+  });
+});
+
+describe('tessera CLI: failures', () => {
+  const oneLine = (text: string) => {
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text.trimEnd().split('\n')).toHaveLength(1);
+  };
+
+  it('says on one line, without the password or a stack, that the database cannot be reached (exit 1)', async () => {
+    const port = await freePort();
+    const refused = await runCli(['migrate'], {
+      DATABASE_URL: `postgres://tessera:${SECRET}@127.0.0.1:${port}/tessera?password=${SECRET}`,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `tessera: cannot reach the database at postgres://tessera@127.0.0.1:${port}/tessera?password=[redacted] (connection refused)\n`,
+    );
+    const badHost = await runCli(['user', 'create', '--email', 'a@b.example'], {
+      DATABASE_URL: `postgres://tessera:${SECRET}@no-such-host.invalid:5432/tessera`,
+    });
+    expect(badHost.code).toBe(1);
+    oneLine(badHost.stderr);
+    expect(badHost.stderr).toMatch(
+      /^tessera: cannot reach the database at postgres:\/\/tessera@no-such-host\.invalid:5432\/tessera \((host not found|host name lookup failed)\)/,
+    );
+    expect(refused.output + badHost.output).not.toContain(SECRET);
+  });
+
+  it.runIf(inject('databaseUrl'))('says so when the server turns the credentials away', async () => {
+    const url = new URL(inject('databaseUrl')!);
+    url.username = `nobody_${randomUUID().slice(0, 8)}`;
+    url.password = SECRET;
+    const res = await runCli(['migrate'], { DATABASE_URL: url.toString() });
+    expect(res.code).toBe(1);
+    oneLine(res.stderr);
+    expect(res.stderr).toContain(`tessera: cannot reach the database at postgres://${url.username}@`);
+    expect(res.stderr).toMatch(
+      /\((role "nobody_\w+" does not exist|password authentication failed for user "nobody_\w+")\)\n$/,
+    );
+    expect(res.output).not.toContain(SECRET);
+  });
+
+  it('tells an unexpected error on one line, with its stack only under --debug or DEBUG (exit 1)', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'tessera-cli-')), 'a-file');
+    writeFileSync(file, '');
+    const args = ['generate', '--identities', '5', '--out', path.join(file, 'graph')];
+    const plain = await runCli(args, {});
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toBe(
+      `tessera generate: ENOTDIR: not a directory, mkdir '${path.join(file, 'graph')}' (run again with --debug for the stack)\n`,
+    );
+    for (const [extra, env] of [
+      [['--debug'], {}],
+      [[], { DEBUG: '1' }],
+    ] as const) {
+      const res = await runCli([...extra, ...args], env);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(/^tessera generate: ENOTDIR: not a directory, mkdir .*\n/);
+      expect(res.stderr).toMatch(/\n\s+at .*generate/); // the stack
+    }
   });
 });

@@ -39,10 +39,16 @@ describe('tessera generate: arguments', () => {
 describe('tessera generate: the command', () => {
   it('writes the graph, the queries and the manifest, with progress on stderr', async () => {
     const out = path.join(scratch(), 'graph');
-    const { code, output } = await runCli(['generate', '--identities', '300', '--seed', 'cli', '--out', out], {});
+    const { code, stdout, stderr } = await runCli(
+      ['generate', '--identities', '300', '--seed', 'cli', '--out', out],
+      {},
+    );
     expect(code).toBe(0);
-    expect(output).toContain('Generating: 100% (300/300)');
-    expect(output).toMatch(/Wrote 300 identities in \d+ households/);
+    // Not a terminal: plain lines with the count, the rate and the time left, then the total.
+    expect(stderr).toMatch(/^Generating: \d+% \([\d,]+\/300\), [\d,]+\/s, (\d+:\d\d|\?) left\n/);
+    expect(stderr).toMatch(/\nGenerating: 100% \(300\/300\) in [\d.]+ s, [\d,]+\/s\n$/);
+    expect(stderr).not.toContain('\r');
+    expect(stdout).toMatch(/^Wrote 300 identities in \d+ households/);
     expect(readFileSync(path.join(out, 'people.jsonl'), 'utf8').split('\n')).toHaveLength(301);
     expect(JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8'))).toMatchObject({
       identities: 300,
@@ -53,7 +59,9 @@ describe('tessera generate: the command', () => {
   it('exits 2 with a message naming a bad --identities', async () => {
     const bad = await runCli(['generate', '--identities', 'lots', '--out', scratch()], {});
     expect(bad.code).toBe(2);
-    expect(bad.output).toContain('--identities must be a whole number from 1 to 10000000, not "lots".');
+    expect(bad.stderr).toBe(
+      `tessera generate: --identities must be a whole number from 1 to 10000000, not "lots". Try 'tessera generate --help'.\n`,
+    );
   });
 
   it('exits 2 when --out is a file, or for a stray argument', async () => {

@@ -4,11 +4,26 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FILES, generateGraph, MAX_IDENTITIES } from '../features/people/generate/graph';
 import { createProgress, thousands } from '../features/people/generate/progress';
-import { UsageError } from './usage-error';
+import { EXIT_CODES_HELP } from './exit-codes';
+import { UsageError, wantsHelp } from './usage-error';
 
-export const GENERATE_USAGE = `generate --identities N --out DIR [--seed S]
-                                         write a deterministic identity graph of N people (1-${MAX_IDENTITIES}) and
-                                         its labelled query set to DIR; the same N and S (default 1) give the same files`;
+export const GENERATE_SYNOPSIS = 'generate --identities N --out DIR [--seed S]';
+
+export const GENERATE_HELP = `Usage: tessera ${GENERATE_SYNOPSIS}
+
+Writes a deterministic identity graph of N people and its labelled query set to DIR: ${FILES.people},
+${FILES.queries} and ${FILES.manifest} (docs/identity-record.md). The same N and S give the same files.
+
+Options:
+  --identities N  people to generate, 1 to ${MAX_IDENTITIES}
+  --out DIR       the folder to write into (made when missing)
+  --seed S        any text of up to 200 characters (default 1)
+  -h, --help      show this help
+
+Progress (people done, rate, time left) goes to stderr: a bar redrawn in place on a terminal, otherwise a line
+at each tenth of the way and at least every 30 s.
+
+${EXIT_CODES_HELP}`;
 
 export interface GenerateArgs {
   identities: number;
@@ -41,6 +56,10 @@ export function parseGenerateArgs(args: string[]): GenerateArgs {
 }
 
 export async function generateCommand(args: string[]): Promise<void> {
+  if (wantsHelp(args)) {
+    console.log(GENERATE_HELP);
+    return;
+  }
   const options = parseGenerateArgs(args);
   const existing = await stat(options.out).catch(() => null);
   if (existing && !existing.isDirectory()) throw new UsageError(`--out must be a directory; ${options.out} is a file.`);

@@ -10,20 +10,36 @@ import {
 } from '../features/people/import/test-records';
 import { testDatabase } from '../test/harness';
 import { runCli, storageEnv } from '../test/process';
-import { parseImportArgs } from './import';
+import { parseImportArgs, rejectsExceed } from './import';
 import { UsageError } from './usage-error';
 
 describe('tessera import: arguments', () => {
-  it('reads files by their extension, --rejects and --batch-size', () => {
-    expect(parseImportArgs(['a.jsonl', 'b.CSV', '--rejects', 'r.jsonl', '--batch-size', '500'])).toEqual({
+  it('reads files by their extension, --rejects, --max-rejects and --batch-size', () => {
+    const args = ['a.jsonl', 'b.CSV', '--rejects', 'r.jsonl', '--max-rejects', '25', '--batch-size', '500'];
+    expect(parseImportArgs(args)).toEqual({
       files: [
         { path: 'a.jsonl', format: 'jsonl' },
         { path: 'b.CSV', format: 'csv' },
       ],
       rejects: 'r.jsonl',
+      maxRejects: { count: 25 },
       batchSize: 500,
     });
     expect(parseImportArgs(['a.ndjson']).batchSize).toBe(2000);
+    expect(parseImportArgs(['a.ndjson']).maxRejects).toEqual({ count: 0 });
+    expect(parseImportArgs(['a.csv', '--max-rejects=2.5%']).maxRejects).toEqual({ percent: 2.5 });
+    expect(parseImportArgs(['a.csv', '--max-rejects', '100%']).maxRejects).toEqual({ percent: 100 });
+  });
+
+  it('fails when refused rows are more than --max-rejects allows, a count or a share of the rows read', () => {
+    expect(rejectsExceed({ count: 0 }, 0, 10)).toBe(false);
+    expect(rejectsExceed({ count: 0 }, 1, 10)).toBe(true);
+    expect(rejectsExceed({ count: 3 }, 3, 3)).toBe(false);
+    expect(rejectsExceed({ count: 3 }, 4, 100)).toBe(true);
+    expect(rejectsExceed({ percent: 5 }, 5, 100)).toBe(false);
+    expect(rejectsExceed({ percent: 5 }, 6, 100)).toBe(true);
+    expect(rejectsExceed({ percent: 100 }, 31, 31)).toBe(false);
+    expect(rejectsExceed({ percent: 0 }, 0, 0)).toBe(false);
   });
 
   it('names the argument that is missing or wrong', () => {
@@ -37,23 +53,56 @@ describe('tessera import: arguments', () => {
       fails(['a.jsonl', `--batch-size=${bad}`], `--batch-size must be a whole number from 1 to 100000, not "${bad}".`);
     }
     fails(['a.jsonl', '--rejects='], '--rejects needs a PATH.');
+    for (const bad of ['-1', 'x', '1.5', '101%', '5%%', '%', '']) {
+      fails(
+        ['a.jsonl', `--max-rejects=${bad}`],
+        `--max-rejects must be a whole number of rows or a percentage from 0% to 100%, not "${bad}".`,
+      );
+    }
   });
 });
 
 describe('tessera import: the command', () => {
-  it('loads a file with a progress bar, writes refused rows beside it and sums up', async () => {
+  it('loads a file with progress, writes refused rows beside it, sums up, and fails on a refused row', async () => {
     const people = generatedPeople(30, 'cli-import', ownIdBase());
     const file = scratchFile('people.jsonl', `${jsonl(people)}not json\n`);
-    const { code, output } = await runCli(['import', file], storageEnv());
-    expect(code).toBe(0);
-    expect(output).toContain('Importing (bytes): 100%');
-    expect(output).toMatch(/Loaded 30 identities, rejected 1 rows, in [\d.]+ s \([\d,]+ identities\/s\)/);
-    expect(output).toContain(`Rejected rows: ${file}.rejects.jsonl`);
+    const { code, stdout, stderr } = await runCli(['import', file], storageEnv());
+    // Any refused row is too many by default: exit code 3, after loading every other row.
+    expect(code).toBe(3);
+    expect(stderr).toMatch(
+      /^Importing: 100% \([\d.]+\/[\d.]+ kB\) in [\d.]+ s, [\d.]+ [kM]?B\/s, 31 rows, 1 refused\n/m,
+    );
+    expect(stderr).toContain('tessera import: 1 of 31 rows refused, more than --max-rejects 0 allows (exit code 3).\n');
+    expect(stdout).toMatch(/Loaded 30 identities, rejected 1 rows, in [\d.]+ s \([\d,]+ identities\/s\)/);
+    expect(stdout).toContain(`Rejected rows: ${file}.rejects.jsonl`);
     const report = readFileSync(`${file}.rejects.jsonl`, 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(report).toEqual([{ file, line: 31, reason: expect.stringMatching(/^not JSON: /) }]);
+  });
+
+  it('exits 0 when the refused rows are within --max-rejects, a count or a percentage, and 3 past it', async () => {
+    const env = storageEnv();
+    const people = generatedPeople(19, 'cli-max-rejects', ownIdBase());
+    const file = scratchFile('people.jsonl', `${jsonl(people)}not json\n`); // 1 of 20 rows: 5 %
+    for (const [max, expected] of [
+      ['1', 0],
+      ['5%', 0],
+      ['4.9%', 3],
+    ] as const) {
+      const res = await runCli(['import', file, '--max-rejects', max], env);
+      expect(res.code, `--max-rejects ${max}: ${res.output}`).toBe(expected);
+      expect(res.stdout).toContain('Loaded 19 identities, rejected 1 rows');
+    }
+  });
+
+  it('exits 3 when every row is refused', async () => {
+    const file = scratchFile('people.jsonl', 'not json\n{"id": "x"}\n');
+    const res = await runCli(['import', file], storageEnv());
+    expect(res.code).toBe(3);
+    expect(res.stdout).toContain('Loaded 0 identities, rejected 2 rows');
+    expect(res.stderr).toContain('tessera import: 2 of 2 rows refused, more than --max-rejects 0 allows');
   });
 
   it('loads a file again in place, with text that needs escaping, in the same database', async () => {
@@ -82,7 +131,9 @@ describe('tessera import: the command', () => {
   it('exits 2 with a message for a missing file or a bad argument', async () => {
     const missing = await runCli(['import', '/nonexistent/people.jsonl'], storageEnv());
     expect(missing.code).toBe(2);
-    expect(missing.output).toContain('/nonexistent/people.jsonl: no such file.');
+    expect(missing.stderr).toBe(
+      `tessera import: /nonexistent/people.jsonl: no such file. Try 'tessera import --help'.\n`,
+    );
     const none = await runCli(['import'], storageEnv());
     expect(none.code).toBe(2);
     expect(none.output).toContain('import needs at least one FILE.');

@@ -1,126 +1,165 @@
-/** The `tessera` command: `npm run tessera -- <command>`. */
+/**
+ * The `tessera` command. From a checkout: `npm run tessera -- <command>` (TypeScript on tsx); once built,
+ * server/dist/cli.js, which the package's `tessera` bin (scripts/tessera.mjs) runs with no dev package installed.
+ */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { isRole, ROLES } from '@tessera/common/roles';
-import { and, eq, isNull } from 'drizzle-orm';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfig, REPO_ROOT } from '../config';
 import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
-import { organizations } from '../db/schema';
-import { createUser } from '../features/users/service';
-import { AppError } from '../http/errors';
-import { serve } from '../main';
-import { openStorage } from '../runtime';
-import { GENERATE_USAGE, generateCommand } from './generate';
-import { IMPORT_USAGE, importCommand } from './import';
-import { UsageError } from './usage-error';
+import { serverVersion } from '../version';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes';
+import { describeFailure } from './failure';
+import { GENERATE_HELP, GENERATE_SYNOPSIS, generateCommand } from './generate';
+import { IMPORT_HELP, IMPORT_SYNOPSIS, importCommand } from './import';
+import { UsageError, wantsHelp } from './usage-error';
+import { USER_HELP, USER_SYNOPSIS, userCommand } from './user';
 
-const USAGE = `Usage: npm run tessera -- <command>
+const USAGE = `Usage: tessera [--debug] <command> [options]      (from a checkout: npm run tessera -- <command> ...)
 
 Commands:
-  serve                                  start the server (what npm start runs after building the console)
-  migrate                                apply database migrations and exit
-  user create --email E --role R [--password P] [--name N] [--organization NAME]
-                                         create a verified user; roles: ${ROLES.filter((r) => r !== 'anonymous').join(', ')}
-                                         --organization: an existing organization by name (a new embedded
-                                         database has "Demo", with a contract, so its users can call the API)
-                                         the password may come from TESSERA_PASSWORD instead of the command line
-  ${GENERATE_USAGE}
-  ${IMPORT_USAGE}
+  serve              start the server (what npm start runs after building)
+  migrate            apply database migrations and exit
+  ${USER_SYNOPSIS}
+                     create a verified user
+  ${GENERATE_SYNOPSIS}
+                     write a generated identity graph and its labelled queries
+  ${IMPORT_SYNOPSIS}
+                     load identity records from JSONL or CSV files
+  help [COMMAND]     show this help, or a command's
 
-Configuration comes from the environment (see README.md): DATABASE_URL, DATA_DIR, ...`;
+Options:
+  -h, --help         show this help; \`tessera <command> --help\` shows a command's
+  -V, --version      print the version, as the server reports it
+  --debug            print the stack of an unexpected error (as does setting DEBUG)
 
-async function userCreate(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      email: { type: 'string' },
-      role: { type: 'string', default: 'user' },
-      password: { type: 'string' },
-      name: { type: 'string', default: '' },
-      organization: { type: 'string' },
-    },
-  });
-  if (!values.email) throw new UsageError('user create needs --email.');
-  if (!isRole(values.role) || values.role === 'anonymous') throw new UsageError(`Unknown role "${values.role}".`);
-  const password = values.password ?? process.env.TESSERA_PASSWORD ?? null;
-  const database = await openStorage(loadConfig());
+Configuration comes from the environment (see README.md): DATABASE_URL, DATA_DIR, ...
+
+${EXIT_CODES_HELP}`;
+
+const SERVE_HELP = `Usage: tessera serve
+
+Starts the server as npm start does (without building the console first), configured by the environment
+(README.md: PORT, DATABASE_URL, DATA_DIR, ...). SIGTERM or SIGINT drains requests and exits 0.
+
+${EXIT_CODES_HELP}`;
+
+const MIGRATE_HELP = `Usage: tessera migrate
+
+Applies the database migrations not yet applied (the server also does as it starts), then exits.
+
+${EXIT_CODES_HELP}`;
+
+const HELP: Record<string, string> = {
+  serve: SERVE_HELP,
+  migrate: MIGRATE_HELP,
+  user: USER_HELP,
+  generate: GENERATE_HELP,
+  import: IMPORT_HELP,
+};
+
+/** The version the server reports (version.ts): the package's, plus a digest of the built console. */
+function version(): string {
   try {
-    let organizationId: number | null = null;
-    if (values.organization !== undefined) {
-      const [org] = await database.db
-        .select({ id: organizations.id })
-        .from(organizations)
-        .where(and(eq(organizations.name, values.organization), isNull(organizations.deletedAt)))
-        .limit(1);
-      if (!org) throw new UsageError(`No organization is named "${values.organization}".`);
-      organizationId = org.id;
-    }
-    const user = await createUser(database, {
-      email: values.email,
-      role: values.role,
-      password,
-      name: values.name,
-      organizationId,
-    });
-    const where = values.organization === undefined ? '' : ` in ${values.organization}`;
-    console.log(
-      `Created ${user.role} user ${user.id} <${user.email}>${where}${password ? '' : ' without a password'}.`,
-    );
+    const config = loadConfig();
+    return serverVersion(config.staticDir, config.versionOverride);
+  } catch {
+    // A configuration the server would refuse still has a version.
+    return serverVersion(path.join(REPO_ROOT, 'web/dist'), process.env.TESSERA_VERSION?.trim() || null);
+  }
+}
+
+/** A command that takes no arguments: one given is an error, not silently ignored. */
+function noArguments(args: string[]): void {
+  parseArgs({ args, options: {} });
+}
+
+async function migrateCommand(args: string[]): Promise<void> {
+  noArguments(args);
+  const config = loadConfig();
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMode: config.databasePoolMode,
+  });
+  try {
+    await migrate(database);
+    console.log(`Migrations applied (${database.engine}).`);
   } finally {
     await database.close();
   }
 }
 
-async function run(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  switch (command) {
+async function serveCommand(args: string[]): Promise<void> {
+  noArguments(args);
+  // Loaded only to serve. The compiled CLI imports the compiled server beside it (server/dist/main.js) rather than
+  // holding a copy: main.ts starts serving when its module is the script run, which a bundle holding it would be.
+  const { serve } = await import('../main');
+  await serve();
+}
+
+/** Runs one command; its exit code, when it is not 0. `command` is filled in as soon as it is known. */
+async function run(argv: string[], context: { command: string }): Promise<number | undefined> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
+    const topic = first === 'help' ? rest[0] : undefined;
+    if (topic !== undefined && !HELP[topic]) throw new UsageError(`No help for "${topic}": no such command.`);
+    console.log(topic ? HELP[topic] : USAGE);
+    return;
+  }
+  if (first === '--version' || first === '-V') {
+    console.log(version());
+    return;
+  }
+  if (first.startsWith('-')) throw new UsageError(`Unknown option '${first}'.`);
+  if (!HELP[first]) throw new UsageError(`Unknown command "${first}".`);
+  context.command = first === 'user' && rest[0] === 'create' ? 'user create' : first;
+  if (first !== 'user' && wantsHelp(rest)) {
+    console.log(HELP[first]);
+    return;
+  }
+  switch (first) {
     case 'serve':
-      return serve();
-    case 'migrate': {
-      const config = loadConfig();
-      const database = await openDatabase({
-        url: config.databaseUrl,
-        dataDir: config.dataDir,
-        poolMode: config.databasePoolMode,
-      });
-      try {
-        await migrate(database);
-        console.log(`Migrations applied (${database.engine}).`);
-      } finally {
-        await database.close();
-      }
+      await serveCommand(rest);
       return;
-    }
+    case 'migrate':
+      await migrateCommand(rest);
+      return;
     case 'user':
-      if (rest[0] === 'create') return userCreate(rest.slice(1));
-      throw new UsageError(`Unknown user command "${rest[0] ?? ''}".`);
+      await userCommand(rest);
+      return;
     case 'generate':
-      return generateCommand(rest);
+      await generateCommand(rest);
+      return;
     case 'import':
       return importCommand(rest);
-    case undefined:
-    case 'help':
-    case '--help':
-      console.log(USAGE);
-      return;
-    default:
-      throw new UsageError(`Unknown command "${command}".`);
   }
 }
 
-run(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError) {
-    console.error(`${err.message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (
-    err instanceof AppError ||
-    err instanceof ConfigError ||
-    (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')
-  ) {
-    console.error((err as Error).message);
-    process.exit(2);
-  }
-  console.error(err);
-  process.exit(1);
-});
+/** DEBUG as a switch: set and not "0" or "false". */
+function debugFromEnv(value: string | undefined): boolean {
+  return value !== undefined && !['', '0', 'false'].includes(value.trim().toLowerCase());
+}
+
+const args = process.argv.slice(2);
+const end = args.indexOf('--');
+const debugAt = args.indexOf('--debug');
+const debug = (debugAt !== -1 && (end === -1 || debugAt < end)) || debugFromEnv(process.env.DEBUG);
+const context = { command: '' };
+run(
+  args.filter((a, i) => a !== '--debug' || (end !== -1 && i > end)),
+  context,
+).then(
+  (code) => {
+    process.exitCode = code ?? EXIT.ok;
+  },
+  (err: unknown) => {
+    const failure = describeFailure(err, {
+      command: context.command,
+      debug,
+      databaseUrl: process.env.DATABASE_URL?.trim() || null,
+    });
+    process.stderr.write(failure.text);
+    process.exit(failure.code);
+  },
+);

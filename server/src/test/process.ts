@@ -41,14 +41,20 @@ export function freePort(): Promise<number> {
 
 export interface Child {
   proc: ChildProcess;
+  /** stdout and stderr as they came. */
   output: () => string;
+  stdout: () => string;
+  stderr: () => string;
   exited: Promise<number | null>;
+  /** After the exit, once stdout and stderr have been read to their end. */
+  closed: Promise<void>;
   waitFor(text: string, timeoutMs?: number): Promise<void>;
 }
 
-export function runChild(args: string[], env: Record<string, string>): Child {
+/** `plain`: node with no TypeScript loader, for compiled JavaScript (server/dist). */
+export function runChild(args: string[], env: Record<string, string>, runtime: 'tsx' | 'plain' = 'tsx'): Child {
   const [node, ...loader] = NODE_WITH_TSX;
-  const proc = spawn(node, [...loader, ...args], {
+  const proc = spawn(node, [...(runtime === 'tsx' ? loader : []), ...args], {
     cwd: REPO_ROOT,
     // One process unless a test asks for more: a server's output, memory and pid are then the process's own.
     env: {
@@ -61,18 +67,24 @@ export function runChild(args: string[], env: Record<string, string>): Child {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  const apart = { stdout: '', stderr: '' };
   const listeners: (() => void)[] = [];
-  const collect = (chunk: Buffer) => {
+  const collect = (stream: keyof typeof apart) => (chunk: Buffer) => {
     out += chunk.toString();
+    apart[stream] += chunk.toString();
     for (const l of [...listeners]) l();
   };
-  proc.stdout!.on('data', collect);
-  proc.stderr!.on('data', collect);
+  proc.stdout!.on('data', collect('stdout'));
+  proc.stderr!.on('data', collect('stderr'));
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const closed = new Promise<void>((resolve) => proc.on('close', () => resolve()));
   return {
     proc,
     output: () => out,
+    stdout: () => apart.stdout,
+    stderr: () => apart.stderr,
     exited,
+    closed,
     waitFor(text, timeoutMs = 120_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -91,9 +103,10 @@ export function runChild(args: string[], env: Record<string, string>): Child {
   };
 }
 
-/** Runs a CLI command to its end. */
-export async function runCli(args: string[], env: Record<string, string>) {
-  const child = runChild(['server/src/cli/main.ts', ...args], env);
+/** Runs a CLI command to its end: the TypeScript source on tsx, or with `script` another (a compiled cli.js). */
+export async function runCli(args: string[], env: Record<string, string>, script?: string) {
+  const child = script ? runChild([script, ...args], env, 'plain') : runChild(['server/src/cli/main.ts', ...args], env);
   const code = await child.exited;
-  return { code, output: child.output() };
+  await child.closed;
+  return { code, output: child.output(), stdout: child.stdout(), stderr: child.stderr() };
 }
