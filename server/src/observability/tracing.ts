@@ -81,8 +81,10 @@ export function registerRequestSpans(app: FastifyInstance): void {
     const span = spans.get(request);
     if (!span) return;
     span.setAttribute('http.response.status_code', reply.statusCode);
-    if (request.principal?.organizationId)
-      span.setAttribute('tessera.organization_id', request.principal.organizationId);
+    // Set by http/auth.ts or the lookup's authenticator; read loosely, so that this module needs neither.
+    const organizationId = (request as { principal?: { organizationId: number | null } | null }).principal
+      ?.organizationId;
+    if (organizationId) span.setAttribute('tessera.organization_id', organizationId);
     if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
   });

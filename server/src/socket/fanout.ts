@@ -6,6 +6,7 @@
 import type { User } from '@tessera/common/entities';
 import type { Role } from '@tessera/common/roles';
 import { Redis } from 'ioredis';
+import { reconnectDelay } from '../features/throttle/outage';
 import { type RedisPlace, redisName } from './redis-namespace';
 
 export type FanoutMessage =
@@ -47,7 +48,12 @@ export function memoryFanout(): Fanout {
 
 export async function redisFanout(place: RedisPlace): Promise<Fanout> {
   const channel = redisName(place, 'fanout');
-  const options = { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: true };
+  const options = {
+    maxRetriesPerRequest: 2,
+    enableAutoPipelining: true,
+    lazyConnect: true,
+    retryStrategy: reconnectDelay,
+  };
   // A publish never waits on a Redis that is away: refused at once while disconnected, given up after 500 ms.
   const pub = new Redis(place.url, { ...options, enableOfflineQueue: false, commandTimeout: 500 });
   const sub = new Redis(place.url, options);

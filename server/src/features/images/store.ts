@@ -14,6 +14,7 @@ export const IMAGE_MESSAGES = {
   missing: 'Attach the picture as a file field named "file".',
   tooLarge: MESSAGES.imageTooLarge(IMAGE_MAX_BYTES),
   badType: MESSAGES.imageType,
+  malformed: 'The upload was cut off or is not well-formed multipart data. Please send the picture again.',
 } as const;
 
 const KINDS = [

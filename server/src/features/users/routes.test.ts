@@ -232,6 +232,18 @@ describe('pictures', () => {
     expect(wrongField.json().error).toBe(IMAGE_MESSAGES.missing);
     const notMultipart = await api.post(`/v2/users/${me.id}/image`, cookie, { file: 'x' });
     expect(notMultipart.statusCode).toBe(400);
+    // Bodies cut off in a part's headers and inside the file: the client's to send again, never a 500.
+    const whole = multipartFile(PNG_PIXEL);
+    const text = whole.payload.toString('latin1');
+    for (const cut of [text.indexOf('Content-Type') + 5, text.indexOf('\r\n\r\n') + 10]) {
+      const truncated = await t.app.inject({
+        method: 'POST',
+        url: `/v2/users/${me.id}/image`,
+        headers: { ...whole.headers, cookie },
+        payload: whole.payload.subarray(0, cut),
+      });
+      expect([truncated.statusCode, truncated.json().error]).toEqual([400, IMAGE_MESSAGES.malformed]);
+    }
     const cleared = await api.put(`/v2/users/${me.id}`, cookie, { image: '' });
     expect(cleared.json().self.image).toBe('');
   });

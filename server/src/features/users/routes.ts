@@ -28,15 +28,17 @@ function changed(request: FastifyRequest, entry: UserEntry) {
 
 async function readUpload(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart()) throw new BadRequest(IMAGE_MESSAGES.missing);
-  const file = await request.file({ limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
-  if (file?.fieldname !== 'file') throw new BadRequest(IMAGE_MESSAGES.missing);
   try {
+    const file = await request.file({ limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 10, parts: 12 } });
+    if (file?.fieldname !== 'file') throw new BadRequest(IMAGE_MESSAGES.missing);
     return await file.toBuffer();
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError(413, 'bad_request', IMAGE_MESSAGES.tooLarge);
-    }
-    throw err;
+    if (err instanceof AppError) throw err;
+    const { code, statusCode } = err as { code?: string; statusCode?: number };
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'bad_request', IMAGE_MESSAGES.tooLarge);
+    if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) throw err; // the plugin's own limits
+    // A body cut off or malformed (multipart 10 throws where 9 returned nothing): the client's, not a fault of ours.
+    throw new BadRequest(IMAGE_MESSAGES.malformed);
   }
 }
 
