@@ -3,37 +3,24 @@
  * node runs with no TypeScript loader. Built into a folder of its own, started as `npm start` starts it, it
  * migrates a new database, answers the API, and evaluates a template in the sandbox child it ships beside it.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './config';
 import { signInOverHttp } from './test/http-session';
 import { emptyStorageEnv, freePort } from './test/process';
+import { scratchBuild } from './test/scratch-build';
 
 const READY = 'Tessera console:';
 const headers = { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' };
 
-/** Two folders below the repository root, as server/dist is: the bundle finds package.json and web/dist from there. */
-let outdir: string;
-
-beforeAll(() => {
-  outdir = mkdtempSync(path.join(REPO_ROOT, 'server', 'dist-test-'));
-  const built = spawnSync(process.execPath, ['scripts/build-server.mjs', '--outdir', outdir], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-  });
-  expect(built.status, built.stderr).toBe(0);
-});
-
-afterAll(() => {
-  rmSync(outdir, { recursive: true, force: true });
-});
+const build = scratchBuild();
 
 function start(env: Record<string, string>) {
   // Plain node on the bundle: no --import tsx, and no NODE_OPTIONS that could bring a loader in.
-  const proc: ChildProcess = spawn(process.execPath, [path.join(outdir, 'main.js')], {
+  const proc: ChildProcess = spawn(process.execPath, [path.join(build.folder(), 'main.js')], {
     cwd: REPO_ROOT,
     // One process: the bundle is under test here, the process per core in cluster.test.ts.
     env: {
@@ -71,7 +58,7 @@ describe('the compiled server', () => {
       'migrations/meta/_journal.json',
       'migrations/0000_extensions.sql',
     ])
-      expect(existsSync(path.join(outdir, file)), file).toBe(true);
+      expect(existsSync(path.join(build.folder(), file)), file).toBe(true);
   });
 
   it('starts with plain node, migrates, answers the API and runs a template in its sandbox child', async () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../db/client';
 import { STREAM_MESSAGES } from '../features/identities/csv-stream';
 import { signInOverHttp } from '../test/http-session';
-import { emptyStorageEnv, freePort, runChild } from '../test/process';
+import { startServerProcess } from '../test/process';
 import { startLoad } from './load';
 
 const EMAIL = 'root@drain.test';
@@ -67,18 +67,11 @@ async function openStorage(env: Record<string, string>): Promise<Database> {
 
 describe('SIGTERM', () => {
   it('under load and during a streamed PUT: exits 0, the stream says where it stopped, usage equals 2xx', async () => {
-    const { env: storage, drop } = await emptyStorageEnv();
-    const port = await freePort();
-    const child = runChild(['server/src/main.ts'], {
-      ...storage,
-      PORT: String(port),
-      SEED_IDENTITIES: '0',
+    const { child, base, storage, drop } = await startServerProcess({
       ROOT_EMAIL: EMAIL,
       ROOT_PASSWORD: PASSWORD,
       LOG_LEVEL: 'info', // the drain's first and last lines
     });
-    await child.waitFor('Tessera console:');
-    const base = `http://127.0.0.1:${port}`;
     const cookie = await signInOverHttp(base, EMAIL, PASSWORD);
 
     const put = streamPut(base, cookie);
@@ -127,18 +120,8 @@ describe('SIGTERM', () => {
   }, 120_000);
 
   it('with DRAIN_DELAY_SECONDS: says it is draining on /readyz at once, serves on meanwhile, then exits 0', async () => {
-    const { env: storage, drop } = await emptyStorageEnv();
-    const port = await freePort();
-    const child = runChild(['server/src/main.ts'], {
-      ...storage,
-      PORT: String(port),
-      SEED_IDENTITIES: '0',
-      DRAIN_DELAY_SECONDS: '3',
-      LOG_LEVEL: 'info',
-    });
+    const { child, base, drop } = await startServerProcess({ DRAIN_DELAY_SECONDS: '3', LOG_LEVEL: 'info' });
     try {
-      await child.waitFor('Tessera console:');
-      const base = `http://127.0.0.1:${port}`;
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
       child.proc.kill('SIGTERM');
       await child.waitFor('"msg":"draining"');

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { load, person } from '../features/identities/test-people';
 import { consoleClient } from '../test/console-client';
-import { buildTestApp, makeContract, makeOrganization, makeUser, signIn, type TestApp } from '../test/harness';
+import { buildTestApp, makeCustomer, signIn, type TestApp } from '../test/harness';
 import { ACCESS_LINE } from './access-log';
 
 let t: TestApp;
@@ -14,11 +14,10 @@ const p = person();
 const email = p.emails[0]!.address;
 beforeAll(async () => {
   t = await buildTestApp();
-  const org = await makeOrganization(t.database);
-  organizationId = org.id;
-  await makeContract(t.database, org.id);
-  user = await makeUser(t.database, 'user', org.id);
-  cookie = await signIn(t.app, (user as { email: string } & typeof user).email);
+  const customer = await makeCustomer(t.database);
+  user = customer;
+  organizationId = customer.organizationId!;
+  cookie = await signIn(t.app, customer.email);
   await load(t.database, p);
 });
 afterAll(() => t.app.close());

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { emptyStorageEnv, freePort, runChild } from '../test/process';
+import { startServerProcess } from '../test/process';
 import { statementVerb } from './tracing';
 
 interface OtlpSpan {
@@ -53,19 +53,11 @@ const attribute = (span: OtlpSpan, key: string) => {
 describe('traces', () => {
   it('exports the request’s span as the child of the caller’s traceparent, its statements beneath it', async () => {
     const otlp = await receiver();
-    const { env: storage, drop } = await emptyStorageEnv();
-    const port = await freePort();
-    const child = runChild(['server/src/main.ts'], {
-      ...storage,
-      PORT: String(port),
-      SEED_IDENTITIES: '0',
-      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
-    });
+    const { child, base, drop } = await startServerProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url });
     try {
-      await child.waitFor('Tessera console:');
       const traceId = randomBytes(16).toString('hex');
       const callerSpan = randomBytes(8).toString('hex');
-      const res = await fetch(`http://127.0.0.1:${port}/readyz?probe=secret-value`, {
+      const res = await fetch(`${base}/readyz?probe=secret-value`, {
         headers: { traceparent: `00-${traceId}-${callerSpan}-01`, 'x-request-id': 'trace-test-1' },
       });
       expect(res.status).toBe(200);

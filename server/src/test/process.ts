@@ -28,6 +28,24 @@ export async function emptyStorageEnv(): Promise<{ env: Record<string, string>; 
   return { env: { DATABASE_URL: scratch.url, DATA_DIR: dataDir }, drop: scratch.drop };
 }
 
+export interface ServerProcess {
+  child: Child;
+  base: string;
+  /** The storage it was given (an empty database of its own), to open beside it. */
+  storage: Record<string, string>;
+  /** Drops that storage; the test stops the process first. */
+  drop: () => Promise<void>;
+}
+
+/** A server process (main.ts) of the test's own, on empty storage and a free port, once it says it is ready. */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const { env: storage, drop } = await emptyStorageEnv();
+  const port = await freePort();
+  const child = runChild(['server/src/main.ts'], { ...storage, PORT: String(port), SEED_IDENTITIES: '0', ...env });
+  await child.waitFor('Tessera console:');
+  return { child, base: `http://127.0.0.1:${port}`, storage, drop };
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
