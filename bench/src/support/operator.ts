@@ -29,11 +29,16 @@ export interface OperatorServer {
   stop(): Promise<void>;
 }
 
-export async function startOperatorServer(label: string, env: Record<string, string>): Promise<OperatorServer> {
+/** `node`: the Node binary to run it with (another runtime than the bench's own, to compare them). */
+export async function startOperatorServer(
+  label: string,
+  env: Record<string, string>,
+  node = process.execPath,
+): Promise<OperatorServer> {
   const port = await freePort();
   const logFile = path.join(logs, `${label}.log`);
   const fd = openSync(logFile, 'a');
-  const proc = spawn(process.execPath, ['bench/src/start-operator-server.mjs'], {
+  const proc = spawn(node, ['bench/src/start-operator-server.mjs'], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', fd, fd],
