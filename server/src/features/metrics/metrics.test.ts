@@ -178,6 +178,9 @@ describe('/metrics of a cluster', () => {
       expect(res.status).toBe(200);
       const text = await res.text();
       expect(sample(text, 'tessera_http_requests_total{method="GET",route="/livez",status_class="2xx"}')).toBe(20);
+      // Present in the machine's answer (0 here: nothing was metered, so this does not tell max from sum).
+      expect(sample(text, 'tessera_usage_aggregator_lag_seconds')).toBe(0);
+      expect(text).toMatch(/^# TYPE tessera_usage_aggregator_lag_seconds gauge$/m);
     } finally {
       child.proc.kill('SIGTERM');
       await child.exited;

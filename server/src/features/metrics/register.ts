@@ -23,12 +23,23 @@ const sources: { database: Database | null; redis: 'absent' | { downUntil: numbe
   redis: 'absent',
 };
 
-function gauge(name: string, help: string, labelNames: string[], collect: (g: Gauge) => Promise<void> | void) {
+/**
+ * `aggregator`: how a cluster's primary adds up the workers' values (prom-client's default is the sum): the same
+ * reading taken by every worker (the aggregator's lag) is their maximum, Redis is up only if it is for all.
+ */
+function gauge(
+  name: string,
+  help: string,
+  labelNames: string[],
+  collect: (g: Gauge) => Promise<void> | void,
+  aggregator: 'sum' | 'max' | 'min' = 'sum',
+) {
   if (registry.getSingleMetric(name)) return;
   new Gauge({
     name,
     help,
     labelNames,
+    aggregator,
     async collect() {
       await collect(this);
     },
@@ -59,6 +70,7 @@ gauge(
       // The database away: the gauge keeps its last value (tessera_database_faults_total tells the rest).
     }
   },
+  'max',
 );
 
 // Labelled so that it is absent without REDIS_URL (an unlabelled gauge would read 0, as if Redis were down).
@@ -71,6 +83,7 @@ gauge(
     if (redis === 'absent') return;
     g.set({ counters: 'redis' }, Date.now() < redis.downUntil ? 0 : 1);
   },
+  'min',
 );
 
 const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
