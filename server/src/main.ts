@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { buildApp } from './app';
 import { superviseWorkers, WORKER_READY } from './cluster';
-import { serveClusterMetrics } from './cluster-metrics';
+import { answerMetricsRequests, serveClusterMetrics } from './cluster-metrics';
 import { relayForWorkers, workerFanout, workerLimiter, workerRates } from './cluster-shared';
 import { type Config, ConfigError, loadConfig } from './config';
 import type { Database } from './db/client';
@@ -24,6 +24,8 @@ import { openFanout, openStorage } from './runtime';
 
 /** How long a drain may take once the listener closes (DRAIN_DELAY_SECONDS come before it). */
 const DRAIN_LIMIT_MS = 15_000;
+/** How long the drain waits for the last traces to reach their collector. */
+const TRACES_FLUSH_MS = 2_000;
 
 /** For the bench only (bench/src/operator-server.ts): the same server with another metering, started its own way. */
 export interface ServeOptions {
@@ -34,7 +36,10 @@ export interface ServeOptions {
 
 export async function serve(options: ServeOptions = {}): Promise<void> {
   const config = loadConfig();
-  if (cluster.isWorker) return serveHttp(config, true, options);
+  if (cluster.isWorker) {
+    answerMetricsRequests(); // from the start: the primary's scrape asks every worker, this one too
+    return serveHttp(config, true, options);
+  }
   if (config.webConcurrency > 1) return servePrimary(config, options.entry ?? fileURLToPath(import.meta.url));
   return serveHttp(config, false, options);
 }
@@ -109,7 +114,11 @@ async function serveHttp(config: Config, worker: boolean, options: ServeOptions)
     await app.close(); // stops accepting, answers 503 meanwhile, waits for in-flight requests, closes sockets
     await fanout.close();
     await database.close();
-    await stopTracing().catch((err: unknown) => app.log.warn({ err }, 'traces not all exported'));
+    // Bounded: a collector that does not answer must not hold the exit past the drain limit.
+    await Promise.race([
+      stopTracing().catch((err: unknown) => app.log.warn({ err }, 'traces not all exported')),
+      sleep(TRACES_FLUSH_MS),
+    ]);
     app.log.info({ ms: Date.now() - started }, 'drained');
     await endLogs(app.log); // request lines are written off the request path: every one is out before exiting
     process.exit(0);

@@ -120,7 +120,8 @@ describe('SIGTERM', () => {
   }, 120_000);
 
   it('with DRAIN_DELAY_SECONDS: says it is draining on /readyz at once, serves on meanwhile, then exits 0', async () => {
-    const { child, base, drop } = await startServerProcess({ DRAIN_DELAY_SECONDS: '3', LOG_LEVEL: 'info' });
+    // A delay long enough for the two requests below on a loaded machine (it bounds them, it does not time them).
+    const { child, base, drop } = await startServerProcess({ DRAIN_DELAY_SECONDS: '10', LOG_LEVEL: 'info' });
     try {
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
       child.proc.kill('SIGTERM');

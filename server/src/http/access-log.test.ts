@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { load, person } from '../features/identities/test-people';
 import { consoleClient } from '../test/console-client';
-import { buildTestApp, makeCustomer, signIn, type TestApp } from '../test/harness';
+import { buildTestApp, CONSOLE_HEADERS, makeCustomer, makeUser, signIn, type TestApp } from '../test/harness';
 import { ACCESS_LINE } from './access-log';
 
 let t: TestApp;
@@ -62,6 +62,42 @@ describe('the access line', () => {
     const text = JSON.stringify(line);
     expect(text).not.toContain(key!.secret);
     for (const part of [email, p.lastName, p.firstName]) expect(text).not.toContain(part);
+  });
+
+  it('names the staff member behind an impersonated session', async () => {
+    const staff = await makeUser(t.database, 'super');
+    const target = await makeUser(t.database, 'admin');
+    const started = await t.app.inject({
+      method: 'PUT',
+      url: `/auth/impersonate/${target.id}`,
+      headers: { ...CONSOLE_HEADERS, cookie: await signIn(t.app, staff.email) },
+    });
+    expect(started.statusCode).toBe(200);
+    const as = started.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const res = await api.get('/v2/keys', as);
+    expect(linesOf(String(res.headers['x-request-id']))).toEqual([
+      expect.objectContaining({ userId: target.id, impersonatorId: staff.id }),
+    ]);
+  });
+
+  it('counts the bytes a real connection sent for the reply, headers included', async () => {
+    const served = await buildTestApp();
+    try {
+      await served.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = served.app.server.address() as { port: number };
+      const res = await fetch(`http://127.0.0.1:${port}/livez`);
+      const body = await res.text();
+      const id = res.headers.get('x-request-id')!;
+      let line: Line | undefined;
+      for (let i = 0; i < 50 && !line; i++) {
+        line = served.logs.map((l) => JSON.parse(l) as Line).find((l) => l.reqId === id && l.msg === ACCESS_LINE);
+        if (!line) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(line!.bytes).toBeGreaterThan(Buffer.byteLength(body) + 100); // the status line and headers too
+      expect(line!.ip).toBe('127.0.0.1');
+    } finally {
+      await served.app.close();
+    }
   });
 
   it('names a console session’s user, and nobody for an anonymous or unmatched request', async () => {

@@ -33,6 +33,7 @@ export function registerAccessLog(app: FastifyInstance): void {
         userId: p?.userId ?? null,
         organizationId: p?.organizationId ?? null,
         keyId: p?.keyId ?? null,
+        ...(p?.impersonatorId ? { impersonatorId: p.impersonatorId } : {}),
         ip: request.ip,
       },
       ACCESS_LINE,

@@ -12,6 +12,8 @@ export interface Principal {
   userId: number;
   organizationId: number | null;
   keyId: string | null;
+  /** The staff member acting as this user (impersonation), or null. */
+  impersonatorId?: number | null;
 }
 
 declare module 'fastify' {
@@ -40,7 +42,12 @@ export function registerAuth(app: FastifyInstance, sessions: SessionService, pol
     if (!resolved) return;
     request.user = resolved.user;
     request.session = resolved.session;
-    request.principal = { userId: resolved.user.id, organizationId: resolved.user.organizationId, keyId: null };
+    request.principal = {
+      userId: resolved.user.id,
+      organizationId: resolved.user.organizationId,
+      keyId: null,
+      impersonatorId: resolved.session.impersonatorId,
+    };
   });
 }
 

@@ -98,7 +98,7 @@ export const sandboxKills = once(
   () =>
     new Counter({
       name: 'tessera_template_sandbox_kills_total',
-      help: 'Template sandbox processes killed for a template’s fault (time, memory, output).',
+      help: 'Template sandbox processes ended while evaluating: killed for a template’s fault (time, output) or dead of it (memory).',
     }),
 );
 

@@ -6,7 +6,11 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { signInOverHttp } from '../test/http-session';
 import { startServerProcess } from '../test/process';
+
+const ROOT = { email: 'root@trace.test', password: 'Trace-passw0rd!' };
+
 import { statementVerb } from './tracing';
 
 interface OtlpSpan {
@@ -53,7 +57,11 @@ const attribute = (span: OtlpSpan, key: string) => {
 describe('traces', () => {
   it('exports the request’s span as the child of the caller’s traceparent, its statements beneath it', async () => {
     const otlp = await receiver();
-    const { child, base, drop } = await startServerProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url });
+    const { child, base, drop } = await startServerProcess({
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      ROOT_EMAIL: ROOT.email,
+      ROOT_PASSWORD: ROOT.password,
+    });
     try {
       const traceId = randomBytes(16).toString('hex');
       const callerSpan = randomBytes(8).toString('hex');
@@ -61,6 +69,20 @@ describe('traces', () => {
         headers: { traceparent: `00-${traceId}-${callerSpan}-01`, 'x-request-id': 'trace-test-1' },
       });
       expect(res.status).toBe(200);
+      // A request with a body: its handler runs on a later socket event, and its statements are still its span's.
+      const cookie = await signInOverHttp(base, ROOT.email, ROOT.password);
+      const posted = await fetch(`${base}/v2/identities/byEmail`, {
+        method: 'POST',
+        headers: {
+          cookie,
+          'content-type': 'application/json',
+          'x-requested-with': 'XMLHttpRequest',
+          traceparent: `00-${traceId}-${callerSpan}-01`,
+          'x-request-id': 'trace-test-2',
+        },
+        body: JSON.stringify({ inputs: ['nobody@trace.example'] }),
+      });
+      expect(posted.status).toBe(200);
       child.proc.kill('SIGTERM'); // the drain exports what is left
       expect(await child.exited).toBe(0);
 
@@ -77,7 +99,11 @@ describe('traces', () => {
         3, // CLIENT
         'select',
       ]);
+      const post = mine.find((s) => s.parentSpanId === callerSpan && s.name === 'POST /v2/identities/byEmail');
+      expect(post).toBeDefined();
+      expect(mine.filter((s) => s.parentSpanId === post!.spanId).length).toBeGreaterThan(0);
       expect(JSON.stringify(otlp.spans)).not.toContain('secret-value');
+      expect(JSON.stringify(otlp.spans)).not.toContain('trace.example');
     } finally {
       child.proc.kill('SIGKILL');
       otlp.close();

@@ -77,6 +77,12 @@ export function registerRequestSpans(app: FastifyInstance): void {
     // The rest of the request runs inside the span's context, so its statements and Redis calls are its children.
     context.with(trace.setSpan(parent, span), done);
   });
+  // A body is read on later socket events, outside that context: the handler's turn enters it again.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const span = spans.get(request);
+    if (!span) return done();
+    context.with(trace.setSpan(context.active(), span), done);
+  });
   app.addHook('onResponse', async (request, reply) => {
     const span = spans.get(request);
     if (!span) return;

@@ -41,16 +41,19 @@ describe('probes', () => {
       await redis?.kill();
     });
 
-    it('is ready while Redis answers, and 503 naming it once it is gone', async () => {
-      const up = await withRedis.app.inject({ method: 'GET', url: '/readyz' });
+    it('reports Redis, but stays ready without it (every process counts alone and serves on)', async () => {
+      let up = await withRedis.app.inject({ method: 'GET', url: '/readyz' });
+      for (let i = 0; i < 50 && up.json().checks.redis !== 'ok'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100)); // the probe's connection opening
+        up = await withRedis.app.inject({ method: 'GET', url: '/readyz' });
+      }
       expect([up.statusCode, up.json().checks]).toEqual([200, { database: 'ok', redis: 'ok' }]);
       await redis.kill();
       const down = await withRedis.app.inject({ method: 'GET', url: '/readyz' });
       expect([down.statusCode, down.json()]).toEqual([
-        503,
-        { ready: false, draining: false, checks: { database: 'ok', redis: 'down' } },
+        200,
+        { ready: true, draining: false, checks: { database: 'ok', redis: 'down' } },
       ]);
-      expect(Number(down.headers['retry-after'])).toBeGreaterThan(0);
     });
   });
 

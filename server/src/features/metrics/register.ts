@@ -62,9 +62,16 @@ gauge(
     const database = sources.database;
     if (!database) return;
     try {
-      const [row] = await database.query<{ lag: number }>(
+      // Bounded: a database that stalls must not take the whole scrape (and its fault counts) down with it.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('late')), LAG_READ_MS);
+      });
+      const read = database.query<{ lag: number }>(
         `select coalesce(extract(epoch from now() - min(at)), 0)::float8 as lag from usage_tail()`,
       );
+      read.catch(() => {}); // a late answer, or its failure, after the race is over
+      const [row] = await Promise.race([read, late]).finally(() => clearTimeout(timer));
       g.set(row?.lag ?? 0);
     } catch {
       // The database away: the gauge keeps its last value (tessera_database_faults_total tells the rest).
@@ -85,6 +92,9 @@ gauge(
   },
   'min',
 );
+
+/** How long a scrape waits for the aggregator's lag; past it the gauge keeps its last value. */
+const LAG_READ_MS = 500;
 
 const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
 
@@ -116,7 +126,12 @@ export function registerMetrics(
   app.get('/metrics', async (request, reply) => {
     if (!deps.token) throw new NotFound(METRICS_OFF);
     if (!tokenMatches(request.headers.authorization, deps.token)) throw new Unauthorized(METRICS_TOKEN_WRONG);
-    const text = cluster.isWorker ? await clusterMetricsText() : await registry.metrics();
+    const text = cluster.isWorker
+      ? await clusterMetricsText().catch((error: unknown) => {
+          request.log.warn({ err: (error as Error).cause ?? error }, 'the cluster’s metrics did not come');
+          throw error;
+        })
+      : await registry.metrics();
     reply.header('cache-control', 'no-store').type(registry.contentType);
     return text;
   });

@@ -277,8 +277,10 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
     if (slot.stopping) return;
     slot.stopping = reason;
     publish('stop', slot, { reason });
-    if (slot.running) options.onFault?.(reason);
-    sandboxKills.inc();
+    if (slot.running) {
+      sandboxKills.inc();
+      options.onFault?.(reason);
+    }
     fail(slot, new TemplateError(reason));
     slot.child.kill('SIGKILL');
   }
@@ -294,6 +296,7 @@ export function createTemplateSandbox(options: SandboxOptions = {}): TemplateSan
       // It died by itself while evaluating: a heap overflow aborts it (and says so on stderr).
       const outOfMemory = /heap out of memory|Allocation failed/.test(slot.stderr);
       const reason = outOfMemory ? SANDBOX_MESSAGES.memory : SANDBOX_MESSAGES.ended(signal ?? `exit ${code}`);
+      sandboxKills.inc(); // it died of the template (its heap, say) while evaluating
       options.onFault?.(reason);
       fail(slot, new TemplateError(reason));
     }

@@ -233,10 +233,10 @@ export function createGroupMetering(
           writes++;
           const written = await write(group.map((p) => p.event));
           timer({ outcome: 'written' });
-          usageWritten.inc(group.length);
           // A writer that returns events (writeUsageChecked) names those it may not answer.
           const refused = written instanceof Map ? (written as ReadonlyMap<UsageEvent, RequestIdRefusal>) : null;
           // A writer that names events it may not answer (a reused request id) fails those alone.
+          usageWritten.inc(group.length - (refused?.size ?? 0));
           for (const p of group) {
             const why = refused?.get(p.event);
             if (why) p.reject(new RequestIdReused(p.event.requestId, why));
