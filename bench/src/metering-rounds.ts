@@ -23,10 +23,9 @@ import { REPO_ROOT } from '@tessera/server/config';
 import { openDatabase } from '@tessera/server/db/client';
 import { migrate } from '@tessera/server/db/migrate';
 import { ensureDemoOrganization } from '@tessera/server/features/contracts/demo';
-import { signInOverHttp } from '@tessera/server/test/http-session';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { BENCH_PASSWORD, createBenchUser, graphEmails } from './support/bench-user';
+import { benchKey, createBenchUser, graphEmails } from './support/bench-user';
 import { prepareGraphDatabase } from './support/graph-database';
 import { buildOperatorServer, type OperatorServer, startOperatorServer } from './support/operator';
 
@@ -86,14 +85,7 @@ const servers = {
     WEB_CONCURRENCY: '1',
   }),
 };
-const cookie = await signInOverHttp(servers.on.base, email, BENCH_PASSWORD);
-const made = await fetch(`${servers.on.base}/v2/keys`, {
-  method: 'POST',
-  headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json', cookie },
-  body: JSON.stringify({ name: `metering-rounds ${Date.now()}` }),
-});
-const key = Object.values(((await made.json()) as { keys: Record<string, { id: string; secret: string }> }).keys)[0]!;
-const headers = { authorization: `Bearer ${key.id}${key.secret}` };
+const { keyId, headers } = await benchKey(servers.on.base, email, 'metering-rounds');
 
 async function load(server: OperatorServer, connections: number, seconds: number, overallRate?: number) {
   const result = await autocannon({
@@ -219,7 +211,7 @@ const p99At80 = { connections: 16, p99: median(latency.map((l) => l.p99!)), roun
 // Exactness: one usage row per 2xx of the metered server (warm-ups included: count them from the key alone).
 await new Promise((resolve) => setTimeout(resolve, 1500));
 const database = await openDatabase({ url: values.url! });
-const [row] = await database.query<{ n: number }>('select count(*)::int as n from usage where key_id = $1', [key.id]);
+const [row] = await database.query<{ n: number }>('select count(*)::int as n from usage where key_id = $1', [keyId]);
 await database.close();
 await servers.on.stop();
 

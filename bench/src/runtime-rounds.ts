@@ -13,9 +13,8 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '@tessera/server/config';
-import { signInOverHttp } from '@tessera/server/test/http-session';
 import autocannon from 'autocannon';
-import { BENCH_PASSWORD, createBenchUser, graphEmails } from './support/bench-user';
+import { benchKey, createBenchUser, graphEmails } from './support/bench-user';
 import { prepareGraphDatabase } from './support/graph-database';
 import { buildOperatorServer, startOperatorServer } from './support/operator';
 
@@ -51,14 +50,7 @@ const servers = {
   old: await startOperatorServer('runtime-old', env, runtimes.old),
   new: await startOperatorServer('runtime-new', env, runtimes.new),
 };
-const cookie = await signInOverHttp(servers.old.base, email, BENCH_PASSWORD);
-const made = await fetch(`${servers.old.base}/v2/keys`, {
-  method: 'POST',
-  headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json', cookie },
-  body: JSON.stringify({ name: `runtime-rounds ${Date.now()}` }),
-});
-const key = Object.values(((await made.json()) as { keys: Record<string, { id: string; secret: string }> }).keys)[0]!;
-const headers = { authorization: `Bearer ${key.id}${key.secret}` };
+const { headers } = await benchKey(servers.old.base, email, 'runtime-rounds');
 const load = async (base: string, seconds: number) =>
   (
     await autocannon({
