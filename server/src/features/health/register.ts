@@ -11,6 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
 import { PROBE_PATHS } from '../../http/probes';
+import { within } from '../../time-limit';
 import { closeCounterRedis, counterRedis } from '../throttle/outage';
 
 /** How long a probe waits for each dependency before calling it down. */
@@ -24,14 +25,6 @@ const readiness = z.object({
 });
 
 const poolWaiting = (database: Database) => database.raw.kind === 'postgres' && database.raw.pool.waitingCount > 0;
-
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -13,6 +13,7 @@ import { answerMetricsRequests, clusterMetricsText } from '../../cluster-metrics
 import type { Database } from '../../db/client';
 import { NotFound, Unauthorized } from '../../http/errors';
 import { collectProcessMetrics, httpDuration, httpRequests, registry } from '../../observability/metrics';
+import { within } from '../../time-limit';
 
 export const METRICS_OFF = 'Metrics are off: set METRICS_TOKEN to turn them on.';
 export const METRICS_TOKEN_WRONG = 'Send the metrics token as a Bearer token.';
@@ -63,15 +64,12 @@ gauge(
     if (!database) return;
     try {
       // Bounded: a database that stalls must not take the whole scrape (and its fault counts) down with it.
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('late')), LAG_READ_MS);
-      });
-      const read = database.query<{ lag: number }>(
-        `select coalesce(extract(epoch from now() - min(at)), 0)::float8 as lag from usage_tail()`,
+      const [row] = await within(
+        database.query<{ lag: number }>(
+          `select coalesce(extract(epoch from now() - min(at)), 0)::float8 as lag from usage_tail()`,
+        ),
+        LAG_READ_MS,
       );
-      read.catch(() => {}); // a late answer, or its failure, after the race is over
-      const [row] = await Promise.race([read, late]).finally(() => clearTimeout(timer));
       g.set(row?.lag ?? 0);
     } catch {
       // The database away: the gauge keeps its last value (tessera_database_faults_total tells the rest).

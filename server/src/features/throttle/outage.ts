@@ -9,6 +9,7 @@ import cluster from 'node:cluster';
 import { Redis, ReplyError } from 'ioredis';
 import { AppError } from '../../http/errors';
 import { inSpan } from '../../observability/tracing';
+import { within } from '../../time-limit';
 
 export const COMMAND_TIMEOUT_MS = 500;
 export const PAUSE_MS = 5_000;
@@ -42,12 +43,7 @@ export const CONNECT_WAIT_MS = 1_000;
  * (its counters are its own until Redis answers; ioredis keeps trying) rather than failing to start.
  */
 export async function connectBriefly(redis: Redis, waitMs = CONNECT_WAIT_MS): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, waitMs);
-  });
-  await Promise.race([redis.connect().catch(() => {}), waited]);
-  clearTimeout(timer);
+  await within(redis.connect(), waitMs, 'Redis').catch(() => {});
 }
 
 /** Quits cleanly when connected; otherwise stops reconnecting. */
