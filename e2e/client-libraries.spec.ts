@@ -2,7 +2,8 @@
  * Client Libraries (/client, issue 17) in Chromium against the real server: for each language the page's install
  * command, first example and run commands are carried out exactly as shown (only the key and address filled in)
  * in a fresh folder, and the example prints the identity the key finds; the JavaScript command follows the package
- * manager chosen; WCAG 2.1 AA in both themes, wide and narrow.
+ * manager chosen; each README linked carries the page's install command with this server's address; WCAG 2.1 AA in
+ * both themes, wide and narrow.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,7 +69,10 @@ async function carryOut(s: Shown, exampleFile: string, extraEnv: Record<string, 
   const installed = await run('bash', ['-c', s.install], { cwd: dir, env: extraEnv, timeoutMs: 180_000 });
   expect(installed.code, `${s.install}\n${installed.stdout}\n${installed.stderr}`).toBe(0);
   writeFileSync(path.join(dir, exampleFile), s.example);
-  const script = s.run.replace('your-key-id-and-secret', key).replace('someone@example.com', email);
+  // The page names a test key and the sandbox's sample; this spec's own live key and person are put in their place.
+  const script = s.run
+    .replace(/TESSERA_API_KEY=\S+/, `TESSERA_API_KEY=${key}`)
+    .replace(/TESSERA_EMAIL=\S+/, `TESSERA_EMAIL=${email}`);
   const ran = await run('bash', ['-c', script], { cwd: dir, env: extraEnv, timeoutMs: 180_000 });
   expect(ran.code, `${script}\n${ran.stdout}\n${ran.stderr}`).toBe(0);
   return JSON.parse(ran.stdout);
@@ -112,12 +116,16 @@ describe('client libraries page (issue 17)', () => {
   it('links each README and keeps the language chosen in settings', async () => {
     const page = await openPage();
     await page.goto(`${env.server.url}/client`);
-    await shown(page, 'Python');
+    const python = await shown(page, 'Python');
     const href = await page.getByRole('link', { name: 'Read its README' }).getAttribute('href');
     expect(href).toBe('/clients/python-README.md');
     const readme = await fetch(`${env.server.url}${href}`);
     expect(readme.status).toBe(200);
-    expect(await readme.text()).toMatch(/TESSERA_API_KEY/);
+    const text = await readme.text();
+    expect(text).toMatch(/TESSERA_API_KEY/);
+    // The README says what the page says, with this server's address (issue 31).
+    expect(text).toContain(`\n${python.install}\n`);
+    expect(text).not.toContain('tessera.example.com');
     await page.reload();
     await page.getByTestId('client-install').waitFor();
     expect(await page.getByRole('tab', { name: 'Python', exact: true }).getAttribute('aria-selected')).toBe('true');

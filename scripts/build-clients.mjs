@@ -1,6 +1,7 @@
 // Builds the client libraries' packages (issue 17) into clients/dist, which the server offers for download
 // (/clients/{file}) and the console's Client Libraries page installs from: the JavaScript package as npm packs it,
-// the Python wheel (its own standard-library build backend) and the Java jar (javac, by clients/java/build.sh).
+// the Python wheel (its own standard-library build backend) and the Java jar with its POM, sources and javadoc (the
+// JDK alone, by clients/java/build.sh package), so Maven users can install it as from a repository.
 // A language whose toolchain this machine lacks is listed with the reason instead of a file. A build is made beside
 // clients/dist and renamed into place, so a server never finds half of one.
 import { spawnSync } from 'node:child_process';
@@ -90,12 +91,16 @@ function buildPython(out) {
 function buildJava(out) {
   const work = mkdtempSync(path.join(tmpdir(), 'tessera-java-package-'));
   try {
-    const built = run('bash', ['build.sh', 'compile'], path.join(CLIENTS, 'java'), { TESSERA_JAVA_OUT: work });
+    const built = run('bash', ['build.sh', 'package'], path.join(CLIENTS, 'java'), { TESSERA_JAVA_OUT: work });
     if (!built.ok) return { language: 'java', missing: built.why };
-    const jar = readdirSync(work).find((f) => /^tessera-client-.+\.jar$/.test(f));
+    const jar = readdirSync(work).find((f) => /^tessera-client-[^-]+\.jar$/.test(f));
     if (!jar) return { language: 'java', missing: 'build.sh made no jar' };
-    copyFileSync(path.join(work, jar), path.join(out, jar));
-    return entry('java', out, jar, jar.replace(/^tessera-client-|\.jar$/g, ''));
+    const version = jar.replace(/^tessera-client-|\.jar$/g, '');
+    // What Maven's install:install-file takes beside the jar (the README's command), served at /clients/{file}.
+    const files = [`tessera-client-${version}.pom`, `tessera-client-${version}-sources.jar`];
+    files.push(`tessera-client-${version}-javadoc.jar`);
+    for (const f of [jar, ...files]) copyFileSync(path.join(work, f), path.join(out, f));
+    return { ...entry('java', out, jar, version), files };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -103,10 +108,21 @@ function buildJava(out) {
 
 const FOLDERS = { js: 'js', python: 'python', java: 'java' };
 
-/** Each package's README beside it, as `{language}-README.md`, so the page can link to it. */
+/** What a README writes for the server's address; the server puts its own in when it serves the README. */
+const README_ORIGIN = 'https://tessera.example.com';
+
+/**
+ * Each package's README beside it, as `{language}-README.md`, so the page can link to it. Its install command
+ * fetches the package from the server (issue 31): one naming another file (a version bumped without the README) is
+ * reported here, and fails the clients suite.
+ */
 function withReadme(p, out) {
   const readme = `${p.language}-README.md`;
-  copyFileSync(path.join(CLIENTS, FOLDERS[p.language], 'README.md'), path.join(out, readme));
+  const text = readFileSync(path.join(CLIENTS, FOLDERS[p.language], 'README.md'), 'utf8');
+  if (p.file && !text.includes(`${README_ORIGIN}/clients/${p.file}`)) {
+    console.log(`Client package ${p.language}: its README does not install ${p.file} from ${README_ORIGIN}/clients/`);
+  }
+  writeFileSync(path.join(out, readme), text);
   return { ...p, readme };
 }
 

@@ -3,6 +3,8 @@
 #
 #   ./build.sh           compile, jar, compile the examples, run every test
 #   ./build.sh compile   compile, jar and examples only
+#   ./build.sh package   compile, then what a Maven repository holds beside the jar: tessera-client-<version>.pom
+#                        (this pom.xml), -sources.jar and -javadoc.jar (the JDK's javadoc; nothing fetched)
 #
 # Output goes to out/ (or $TESSERA_JAVA_OUT): classes/, test-classes/, examples/, tessera-client-<version>.jar.
 # JUnit is Debian's junit5 package (`apt-get install -y junit5`: /usr/share/java/junit-platform-console-standalone.jar),
@@ -39,6 +41,16 @@ javac --release 17 -encoding UTF-8 -Xlint:all -Werror -cp "$out/classes" -d "$ou
 echo "built tessera-client $version: $out/tessera-client-$version.jar"
 
 if [ "${1:-test}" = compile ]; then exit 0; fi
+if [ "${1:-test}" = package ]; then
+  rm -rf "$out/javadoc" "$out"/tessera-client-*-sources.jar "$out"/tessera-client-*-javadoc.jar "$out"/tessera-client-*.pom
+  cp pom.xml "$out/tessera-client-$version.pom"
+  jar --create --file "$out/tessera-client-$version-sources.jar" -C src/main/java . -C src/main/resources .
+  javadoc -quiet --release 17 -encoding UTF-8 -Xdoclint:all,-missing -Werror -d "$out/javadoc" \
+    -doctitle "Tessera Java client $version" -windowtitle "Tessera Java client $version" "${main_sources[@]}"
+  jar --create --file "$out/tessera-client-$version-javadoc.jar" -C "$out/javadoc" .
+  echo "packaged tessera-client $version: pom, sources and javadoc beside the jar"
+  exit 0
+fi
 
 junit="${JUNIT_CONSOLE:-/usr/share/java/junit-platform-console-standalone.jar}"
 if [ ! -f "$junit" ]; then

@@ -1,4 +1,5 @@
 /** Spec §3 entities as zod schemas: the shapes the server replies with and the client stores. */
+import type { KeyMode } from './keys';
 import { isRole, type Role } from './roles';
 
 /** Spec §3 user: what the console knows about who is signed in. */
@@ -89,11 +90,14 @@ export interface ApiKey {
   allowedRecordTypes: string[];
   /** Accepts the original API's md5-signed form (shown as legacy). */
   legacy: boolean;
+  /** `test`: answers from the sandbox, free, presented with the `tk_test_` prefix (issue 31); `live` otherwise. */
+  mode: KeyMode;
   /** After a rotation: until when the previous secret is still accepted. */
   previousValidUntil: string | null;
   /**
-   * The start of the hour (UTC) of the key's latest call, from the usage rollups; null if never used. Every key
-   * reply of the server carries it (and callsThisMonth); optional here for items merged from older replies.
+   * When the key's latest call was metered (to the millisecond; the start of its hour for calls rolled up before
+   * issue 31), from the usage rollups and their tail; null if never used. Every key reply of the server carries it
+   * (and callsThisMonth); optional here for items merged from older replies.
    */
   lastUsedAt?: string | null;
   /** Calls made with the key since the start of this month (UTC), from the daily usage rollups. */

@@ -45,6 +45,7 @@ export const STATUS_NAMES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
+  412: 'Precondition Failed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
@@ -66,6 +67,8 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'conflict',
+  /** 412: If-Match named a version the key or template has moved on from (issue 31). */
+  'precondition_failed',
   'payload_too_large',
   'unsupported_media_type',
   'unprocessable',

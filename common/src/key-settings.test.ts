@@ -86,6 +86,7 @@ describe('key states', () => {
     rateLimit: null,
     allowedRecordTypes: [],
     legacy: false,
+    mode: 'live',
     previousValidUntil: null,
     ...patch,
   });

@@ -80,7 +80,7 @@ export function splitAllowlist(text: string): string[] {
 /** A key as the console lists it: with its use when the server tells it. */
 export type KeyEntry = ApiKey & { lastUsedAt?: string | null; callsThisMonth?: number };
 
-export type KeyState = 'active' | 'expiring soon' | 'expired' | 'in grace' | 'revoked' | 'legacy-signed';
+export type KeyState = 'active' | 'expiring soon' | 'expired' | 'in grace' | 'revoked' | 'legacy-signed' | 'test';
 
 /** A key expiring within this is 'expiring soon'. */
 export const EXPIRING_SOON_MS = 7 * 24 * 3600_000;
@@ -97,6 +97,7 @@ export function keyStates(key: KeyEntry, now: number = Date.now()): KeyState[] {
   }
   if (key.previousValidUntil && Date.parse(key.previousValidUntil) > now) states.push('in grace');
   if (key.legacy) states.push('legacy-signed');
+  if (key.mode === 'test') states.push('test');
   return states;
 }
 

@@ -22,6 +22,21 @@ export const KEY_LIMITS = {
   nameMax: 100,
 } as const;
 
+/**
+ * A key is `live` (the identity graph, metered) or `test` (the sandbox: a fixed public synthetic graph, free). A test
+ * key is always presented with this prefix before its id, in every form, so it is told apart at a glance (issue 31).
+ */
+export type KeyMode = 'live' | 'test';
+export const KEY_MODES: readonly KeyMode[] = ['live', 'test'];
+export const TEST_KEY_PREFIX = 'tk_test_';
+
+/** The sandbox's own limit on a test key, requests a minute (the key's own limit applies when lower). */
+export const TEST_KEY_RATE_LIMIT = 100;
+
+/** The token a key is presented as: `{keyId}{secret}`, with the test prefix for a test key. */
+export const presentedKey = (mode: KeyMode | undefined, keyId: string, secret: string) =>
+  `${mode === 'test' ? TEST_KEY_PREFIX : ''}${keyId}${secret}`;
+
 /** How a key may be presented. */
 export type KeyForm = 'bearer' | 'signed' | 'legacy';
 
@@ -42,4 +57,7 @@ export const KEY_MESSAGES = {
   recordTypeNotYours: (value: string) => `You may not receive ${value}, so a key of yours cannot either.`,
   expiresPast: 'Please provide an expiry in the future.',
   notFound: 'No such API key.',
+  testPrefixMissing: `This is a test key: present it with its ${TEST_KEY_PREFIX} prefix, as the console shows it.`,
+  notATestKey: `This API key is a live key: present it without the ${TEST_KEY_PREFIX} prefix.`,
+  modeFixed: 'A key stays live or test for its whole life; make a new key instead.',
 } as const;

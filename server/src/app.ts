@@ -41,6 +41,8 @@ import { registerOrganizationRoutes } from './features/organizations/routes';
 import { registerPartitions } from './features/partitions/register';
 import { registerQueryConsole } from './features/query-console/register';
 import { registerReleases } from './features/releases/register';
+import { registerSamples } from './features/samples/register';
+import { createSandboxGraph } from './features/sandbox-graph/register';
 import { FITTED_MODEL } from './features/scoring/fitted';
 import { registerSegments } from './features/segments/register';
 import { registerSessionRoutes } from './features/sessions/routes';
@@ -69,6 +71,7 @@ import { answerClientError } from './http/client-error';
 import { registerCompression } from './http/compression';
 import { registerConsole } from './http/console';
 import { registerErrorHandler, sendError } from './http/error-handler';
+import { registerRouteMethods } from './http/methods';
 import { registerOriginCheck } from './http/origin';
 import { registerRequestIdCheck, requestIdOf } from './http/request-id';
 import { registerStandingGate } from './http/standing-gate';
@@ -138,12 +141,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  const allowedMethods = registerRouteMethods(app); // before any route: it notes each as it is declared
   registerRequestSpans(app); // first of the onRequest hooks: what follows runs inside the request's span
   registerAccessLog(app);
   registerRequestIdCheck(app);
   acceptEmptyJson(app);
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    // A replayed reply (Idempotency-Key) keeps the id of the request that was run, as its body does.
+    if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
     // API replies carry people's data or account state: no cache (browser, proxy or CDN) may keep them.
     if (!reply.hasHeader('cache-control') && isApiPath(request.url.split('?')[0] ?? '/')) {
       reply.header('cache-control', 'no-store');
@@ -240,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSupportChat(app, { database, hub, mailer, limiter, config });
   const lookups = {
     database,
+    sandbox: createSandboxGraph(database),
     metering: usageAlerts.watching(notifyingMetering(deps.metering ?? createDatabaseMetering(database), hub)),
     billing,
     rates,
@@ -256,6 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerLookupRoutes(scope, lookups);
   });
   registerTemplateRoutes(app, { database, hub, store: lookups.templates, lookups });
+  registerSamples(app, { database, sandbox: lookups.sandbox });
   registerSegments(app, lookups);
   registerReleases(app, { database, hub, repoDir: REPO_ROOT, releasesDir: config.releasesDir });
   await registerDeployments(app, { database, hub, config, repoDir: REPO_ROOT, baseVersion: version });
@@ -265,6 +272,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     assetPrefix: config.assetPrefix,
     ciHost: config.ciHost,
     version: toldVersion,
+    allowedMethods,
   });
 
   await app.ready();

@@ -5,11 +5,28 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BreakingRelay,
+  type RecordingProxy,
+  startBreakingRelay,
+  startRecordingProxy,
+} from '../../support/proxies';
 import { run, useClientServer } from '../../support/server';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const server = useClientServer();
+// LiveNetworkTest's proxy (it lists what it carried) and relay (it breaks a connection when armed), issue 31.
+let proxy: RecordingProxy;
+let relay: BreakingRelay;
+beforeAll(async () => {
+  proxy = await startRecordingProxy();
+  relay = await startBreakingRelay(server.baseUrl);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await relay?.close();
+});
 
 const version = () => /^ {2}<version>(.+)<\/version>$/m.exec(readFileSync(`${here}pom.xml`, 'utf8'))?.[1];
 
@@ -24,6 +41,9 @@ describe('Java client', () => {
         TESSERA_IDENTITY_ID: String(server.identityId),
         TESSERA_LEGACY_KEY: legacy.key,
         TESSERA_LIMITED_KEY: limited.key,
+        TESSERA_PROXY_URL: proxy.url,
+        TESSERA_RELAY_URL: relay.url,
+        TESSERA_RELAY_CONTROL: relay.controlUrl,
       }),
       timeoutMs: 280_000,
     });

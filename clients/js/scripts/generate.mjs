@@ -192,6 +192,22 @@ const operations = endpoints.map((name) => {
   return { name, item, inputs, getOptions, postSchema, items, object, stringInput, putParams };
 });
 
+// Ids are whole numbers the document carries as text (past 2^53 a JSON number loses digits): the client takes a
+// number or text, as the Python and Java clients do, and sends a number as its decimal text (issue 31).
+const NUMERIC_INPUT = 'id';
+const widen = (schema) => (schema?.type === 'string' ? { ...schema, type: ['integer', 'string'] } : schema);
+for (const op of operations) {
+  op.inputs = op.inputs.map((p) => (p.name === NUMERIC_INPUT ? { ...p, schema: widen(p.schema) } : p));
+  const widenBranch = (b) => {
+    if (b.type === 'string') return op.stringInput === NUMERIC_INPUT ? widen(b) : b;
+    if (b.type !== 'object' || !b.properties?.[NUMERIC_INPUT]) return b;
+    return { ...b, properties: { ...b.properties, [NUMERIC_INPUT]: widen(b.properties[NUMERIC_INPUT]) } };
+  };
+  if (op.items.anyOf) op.items = { ...op.items, anyOf: op.items.anyOf.map(widenBranch) };
+  else if (op.items.oneOf) op.items = { ...op.items, oneOf: op.items.oneOf.map(widenBranch) };
+  else op.items = widenBranch(op.items);
+}
+
 // Every endpoint must take the same options, or one options type would mislead.
 const signature = (params) => JSON.stringify(params.map((p) => [p.name, p.required ?? false, p.schema]));
 const bodySignature = (s) => JSON.stringify(Object.entries(s.properties).filter(([n]) => n !== 'inputs'));
@@ -269,7 +285,10 @@ for (const op of operations) {
 const mapOf = (fn, end = ';') => operations.map((op) => `  ${op.name}: ${fn(op)}${end}`).join('\n');
 out += `/** What a single lookup of each endpoint takes: its named inputs, or its one key as a string. */
 export interface EndpointInputs {
-${mapOf((op) => (op.stringInput ? `string | ${pascal(op.name)}Inputs` : `${pascal(op.name)}Inputs`))}
+${mapOf((op) => {
+  const plain = op.stringInput === NUMERIC_INPUT ? 'number | string' : 'string';
+  return op.stringInput ? `${plain} | ${pascal(op.name)}Inputs` : `${pascal(op.name)}Inputs`;
+})}
 }
 
 /** One input of each endpoint's batch. */

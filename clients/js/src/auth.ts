@@ -9,14 +9,16 @@ import type { AuthMode } from './types.js';
 
 /** A key id is 16 letters and digits (server/src/features/keys); the secret follows it. */
 export const KEY_ID_LENGTH = 16;
-const KEY = new RegExp(`^([A-Za-z0-9]{${KEY_ID_LENGTH}})([A-Za-z0-9]+)$`);
+/** What a test key (the sandbox's, free) starts with in every form; it stays with the key id. */
+export const TEST_KEY_PREFIX = 'tk_test_';
+const KEY = new RegExp(`^((?:${TEST_KEY_PREFIX})?[A-Za-z0-9]{${KEY_ID_LENGTH}})([A-Za-z0-9]+)$`);
 
-/** The key id and secret of a whole key (`id + secret`); throws a TypeError for anything else. */
+/** The key id (a test key's with its prefix) and secret of a whole key; throws a TypeError for anything else. */
 export function splitKey(apiKey: string): { keyId: string; secret: string } {
   const m = KEY.exec(apiKey);
   if (!m) {
     throw new TypeError(
-      `An API key is its ${KEY_ID_LENGTH}-character id followed by its secret (letters and digits only, 48 in all).`,
+      `An API key is its ${KEY_ID_LENGTH}-character id followed by its secret (letters and digits only, 48 in all, after ${TEST_KEY_PREFIX} for a test key).`,
     );
   }
   return { keyId: m[1]!, secret: m[2]! };

@@ -34,6 +34,7 @@ const DEFAULT_RETRY: Required<Omit<RetryOptions, 'onRetry'>> = {
   baseDelayMs: 500,
   maxDelayMs: 10_000,
   maxRetryAfterMs: 120_000,
+  networkErrors: true,
 };
 const QUERY_OPTIONS = ['template', 'minScore', 'explain', 'limit', 'format'] as const;
 const UPLOAD_OPTIONS = ['template', 'minScore', 'explain', 'limit'] as const;
@@ -125,6 +126,23 @@ function withMeta<T extends object>(value: T, meta: ReplyMeta): T & { readonly m
   return value as T & { readonly meta: ReplyMeta };
 }
 
+/** An id given as a number, as its decimal text (the API's form); past 2^53 a number has lost digits already. */
+function idText(value: number): string {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError(`An id given as a number must be a whole number below 2^53, not ${value}: give it as text.`);
+  }
+  return String(value);
+}
+
+/** A batch input with a numeric id (7, or { id: 7 }) as the API takes it: the id as text. */
+function batchInput(input: unknown): unknown {
+  if (typeof input === 'number') return idText(input);
+  if (input && typeof input === 'object' && typeof (input as { id?: unknown }).id === 'number') {
+    return { ...input, id: idText((input as { id: number }).id) };
+  }
+  return input;
+}
+
 function setOptions(query: URLSearchParams, options: object, names: readonly string[]) {
   const given = options as Record<string, unknown>;
   for (const name of names) {
@@ -181,13 +199,15 @@ export class TesseraClient extends Lookups {
   ): Promise<LookupReplyFor<O>> {
     const opts: LookupOptions = options ?? {};
     const query = new URLSearchParams();
-    if (typeof input === 'string') {
+    if (typeof input === 'string' || typeof input === 'number') {
       const name = STRING_INPUT[endpoint];
-      if (!name) throw new TypeError(`${endpoint} takes named inputs (an object), not a string.`);
-      query.set(name, input);
+      if (!name) throw new TypeError(`${endpoint} takes named inputs (an object), not a ${typeof input}.`);
+      if (typeof input === 'number' && name !== 'id') throw new TypeError(`${endpoint} takes its ${name} as text.`);
+      query.set(name, typeof input === 'number' ? idText(input) : input);
     } else if (input && typeof input === 'object') {
       for (const [name, value] of Object.entries(input)) {
-        if (value !== undefined && value !== null) query.set(name, String(value));
+        if (value !== undefined && value !== null)
+          query.set(name, typeof value === 'number' ? idText(value) : String(value));
       }
     } else {
       throw new TypeError(`${endpoint} takes a string or an object of named inputs.`);
@@ -217,7 +237,7 @@ export class TesseraClient extends Lookups {
   ): Promise<BatchReplyFor<O>> {
     const opts: BatchOptions = options ?? {};
     if (!Array.isArray(inputs)) throw new TypeError('A batch is an array of inputs.');
-    const body: Record<string, unknown> = { inputs };
+    const body: Record<string, unknown> = { inputs: inputs.map(batchInput) };
     for (const name of QUERY_OPTIONS) if (opts[name] !== undefined) body[name] = opts[name];
     const json = JSON.stringify(body);
     const csv = opts.format === 'csv';
@@ -294,7 +314,10 @@ export class TesseraClient extends Lookups {
     return withMeta(parsed, done.meta);
   }
 
-  /** Sends the request, retrying 429 and 503 as configured, each attempt within the timeout. */
+  /**
+   * Sends the request, retrying 429 and 503 as configured, each attempt within the timeout; and a call that got no
+   * reply where a repeat is safe (a GET, or a POST or PUT under an Idempotency-Key).
+   */
   private async exchange(x: Exchange): Promise<Exchanged> {
     const retry = resolveRetry(this.retry, x.options.retry);
     const attempts = x.replayable ? Math.max(0, retry.retries) + 1 : 1;
@@ -355,7 +378,12 @@ export class TesseraClient extends Lookups {
         release();
         prepared?.stop();
         const hint = prepared?.stream && inBrowser() ? BROWSER_STREAM_HINT : '';
-        throw reason ?? networkError(cause, url, attempt, hint);
+        const error = reason ?? networkError(cause, url, attempt, hint);
+        const safe = x.method === 'GET' || x.idempotencyKey !== undefined;
+        const noReply = error.code === 'network_error' || error.code === 'timeout';
+        if (!noReply || !safe || !retry.networkErrors || attempt >= attempts) throw error;
+        await this.wait(retry, x, url, attempt, error, undefined);
+        continue;
       }
 
       const meta: ReplyMeta = {
@@ -398,21 +426,25 @@ export class TesseraClient extends Lookups {
       if (attempt >= attempts || !retry.statuses.includes(response.status)) throw error;
       const retryAfterMs = error.retryAfterMs;
       if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) throw error;
-      const delayMs = retryAfterMs ?? backoff(retry, attempt);
-      retry.onRetry?.({
-        attempt,
-        error,
-        delayMs,
-        retryAfterMs,
-        method: x.method,
-        url,
-        idempotencyKey: x.idempotencyKey,
-      });
-      try {
-        await sleep(delayMs, signal);
-      } catch (cause) {
-        throw abortedError(cause, attempt);
-      }
+      await this.wait(retry, x, url, attempt, error, retryAfterMs);
+    }
+  }
+
+  /** Waits before the next attempt: the Retry-After given, else the backoff; tells `onRetry` first. */
+  private async wait(
+    retry: ResolvedRetry,
+    x: Exchange,
+    url: string,
+    attempt: number,
+    error: TesseraError,
+    retryAfterMs: number | undefined,
+  ): Promise<void> {
+    const delayMs = retryAfterMs ?? backoff(retry, attempt);
+    retry.onRetry?.({ attempt, error, delayMs, retryAfterMs, method: x.method, url, idempotencyKey: x.idempotencyKey });
+    try {
+      await sleep(delayMs, x.options.signal);
+    } catch (cause) {
+      throw abortedError(cause, attempt);
     }
   }
 }

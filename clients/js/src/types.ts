@@ -31,6 +31,12 @@ export interface RetryOptions {
    * `retryAfter` saying how long.
    */
   maxRetryAfterMs?: number;
+  /**
+   * Whether a call that got no reply (connection refused or reset, a timeout before the reply) is tried again, with
+   * the same backoff (default true). Only where it is safe: a GET, or a POST or PUT that carries an Idempotency-Key
+   * (sent by default), whose repeat the server answers with the first reply instead of running it again.
+   */
+  networkErrors?: boolean;
   /** Called before each wait, e.g. to log it. */
   onRetry?: (event: RetryEvent) => void;
 }

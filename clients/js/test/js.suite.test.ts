@@ -13,6 +13,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startBreakingRelay } from '../../support/proxies';
 import { type RunResult, run, useClientServer } from '../../support/server';
 import type { FullIdentity, RetryEvent } from '../src/index';
 
@@ -709,6 +710,83 @@ describe('idempotency keys', () => {
   });
 });
 
+describe('calls that got no reply (issue 31)', () => {
+  /** A relay to the real server whose first connection is reset when the request arrives; a client through it. */
+  async function broken() {
+    const relay = await startBreakingRelay(env.baseUrl);
+    relay.arm();
+    const retried: RetryEvent[] = [];
+    const c = client({ baseUrl: relay.url, retry: { baseDelayMs: 10, onRetry: (e) => retried.push(e) } });
+    return { relay, c, retried };
+  }
+
+  it('a GET whose connection was reset is sent again, after the backoff', async () => {
+    const { relay, c, retried } = await broken();
+    try {
+      const reply = await c.byEmail(env.email);
+      expect(relay.broken).toBe(1);
+      expect(reply.meta.attempts).toBe(2);
+      expect(ids(reply.identities)).toContain(env.identityId);
+      expect(retried.map((e) => [e.attempt, e.error.status, e.error.code])).toEqual([[1, 0, 'network_error']]);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('a batch is sent again under the Idempotency-Key it carries by default; one sent without a key is not', async () => {
+    const { relay, c } = await broken();
+    try {
+      const reply = await c.byEmailBatch([env.email]);
+      expect(relay.broken).toBe(1);
+      expect(reply.meta.attempts).toBe(2);
+      // The server kept the reply under the key the client made: the same request under it is a replay.
+      const again = await client().byEmailBatch([env.email], { idempotencyKey: reply.meta.idempotencyKey! });
+      expect(again.meta.replayed).toBe(true);
+      // A relay of its own: fetch keeps the connection of the call above alive, and would send this one on it.
+      const other = await startBreakingRelay(env.baseUrl);
+      other.arm();
+      const keyless = client({ baseUrl: other.url, retry: { baseDelayMs: 10 } });
+      const refused = await keyless.byEmailBatch([env.email], { idempotencyKey: false }).catch((e: unknown) => e);
+      await other.close();
+      expect(refused).toMatchObject({ status: 0, code: 'network_error', attempts: 1 });
+      expect(other.broken).toBe(1);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('a text upload is sent again under its key; retry: { networkErrors: false } throws at once', async () => {
+    const { relay, c } = await broken();
+    try {
+      const reply = await c.byEmailCsv(`email\n${env.email}\n`);
+      expect(reply.meta.attempts).toBe(2);
+      expect(await reply.text()).toContain(env.email);
+      const other = await startBreakingRelay(env.baseUrl);
+      other.arm();
+      const strict = client({ baseUrl: other.url, retry: { networkErrors: false } });
+      const failed = await strict.byEmail(env.email).catch((e: unknown) => e);
+      expect(failed).toMatchObject({ code: 'network_error', attempts: 1 });
+      await other.close();
+    } finally {
+      await relay.close();
+    }
+  });
+});
+
+describe('ids as numbers (issue 31)', () => {
+  it('byId, byIdBatch and named inputs take a number as the Python and Java clients do', async () => {
+    const c = client();
+    expect(ids((await c.byId(env.identityId)).identities)).toContain(env.identityId);
+    expect(ids((await c.byId({ id: env.identityId })).identities)).toContain(env.identityId);
+    const batch = await c.byIdBatch([env.identityId, { id: env.identityId, metadata: { row: 1 } }]);
+    expect(batch.results[0]!.input).toBe(String(env.identityId));
+    expect(batch.results[1]!.metadata).toEqual({ row: 1 });
+    for (const r of batch.results) expect(ids(r.identities)).toContain(env.identityId);
+    await expect(c.byId(2 ** 53)).rejects.toThrow(TypeError);
+    await expect(c.byId(1.5)).rejects.toThrow(/whole number/);
+  });
+});
+
 describe('timeouts and cancelling', () => {
   it('a reply slower than timeoutMs is a timeout; an aborted signal is aborted; a stalled CSV stream can be cancelled', async () => {
     const s = await scripted(async (req, res) => {
@@ -721,7 +799,13 @@ describe('timeouts and cancelling', () => {
       if (!res.destroyed) json(res, 200, found);
     });
     try {
-      const c = new T.TesseraClient({ baseUrl: s.url, apiKey: STUB_KEY, timeoutMs: 300 });
+      // networkErrors: false, so the timed-out GET is not sent again (that is tested against the real server above).
+      const c = new T.TesseraClient({
+        baseUrl: s.url,
+        apiKey: STUB_KEY,
+        timeoutMs: 300,
+        retry: { networkErrors: false },
+      });
       let started = Date.now();
       const late = await c.byId('1').catch((x: unknown) => x);
       expect(late).toMatchObject({ status: 0, code: 'timeout', name: 'TesseraError' });

@@ -11,6 +11,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BreakingRelay,
+  type RecordingProxy,
+  startBreakingRelay,
+  startRecordingProxy,
+} from '../../support/proxies';
 import { type RunResult, run, useClientServer } from '../../support/server';
 
 const PKG = fileURLToPath(new URL('..', import.meta.url));
@@ -25,6 +31,9 @@ let unit: Promise<RunResult>;
 let waiting: Promise<RunResult>;
 let installed: Promise<RunResult>;
 let childEnv: Record<string, string>;
+// tests/test_network.py's proxy (it lists what it carried) and relay (it breaks a connection when armed), issue 31.
+let proxy: RecordingProxy;
+let relay: BreakingRelay;
 
 /** Prints a run's output when it failed, so the failure shows in the vitest report. */
 function explain(what: string, result: RunResult): string {
@@ -46,7 +55,12 @@ beforeAll(async () => {
   const legacy = await env.makeKey({ name: 'python client legacy', legacy: true });
   const limited = await env.makeKey({ name: 'python client limited', rateLimit: 1 });
   const wait = await env.makeKey({ name: 'python client wait', rateLimit: 1 });
+  proxy = await startRecordingProxy();
+  relay = await startBreakingRelay(env.baseUrl);
   childEnv = env.env({
+    TESSERA_PROXY_URL: proxy.url,
+    TESSERA_RELAY_URL: relay.url,
+    TESSERA_RELAY_CONTROL: relay.controlUrl,
     TESSERA_IDENTITY_ID: String(env.identityId),
     TESSERA_LEGACY_KEY: legacy.key,
     TESSERA_LIMITED_KEY: limited.key,
@@ -59,7 +73,9 @@ beforeAll(async () => {
   installed = install();
 }, 180_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await proxy?.close();
+  await relay?.close();
   rmSync(tmp, { recursive: true, force: true });
   console.log(`clients/python suite: ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
 });
@@ -72,7 +88,7 @@ describe('python client', () => {
     expect(result.stderr).not.toMatch(/\bskipped\b/);
     const ran = Number(/Ran (\d+) tests?/.exec(result.stderr)?.[1] ?? 0);
     expect(ran).toBeGreaterThanOrEqual(80);
-    for (const module of ['test_live', 'test_transport', 'test_offline', 'test_packaging']) {
+    for (const module of ['test_live', 'test_network', 'test_transport', 'test_offline', 'test_packaging']) {
       expect(result.stderr).toContain(`(${module}.`);
     }
   });

@@ -216,12 +216,21 @@ class TimeoutTest(unittest.TestCase):
         with Double([dict(json_reply(200, OK), delay=2)]) as double:
             started = time.monotonic()
             with self.assertRaises(TesseraTimeoutError) as caught:
-                client(double, timeout=0.3).by_email.get("a@b.example")
+                client(double, timeout=0.3, retry_network_errors=False).by_email.get("a@b.example")
             elapsed = time.monotonic() - started
         self.assertLess(elapsed, 1.5)
         self.assertIsNone(caught.exception.status)
         self.assertIsInstance(caught.exception, TesseraError)
-        self.assertEqual(len(double.requests), 1)  # a timeout is not retried
+        self.assertEqual(len(double.requests), 1)  # retry_network_errors=False: not sent again
+
+    def test_a_get_that_timed_out_is_sent_again_with_backoff(self) -> None:
+        with Double([dict(json_reply(200, OK), delay=2), json_reply(200, OK)]) as double:
+            sleeps = Sleeps()
+            result = client(double, timeout=0.3, sleep=sleeps, backoff_base=0.5).by_email.get("a@b.example")
+        self.assertEqual(result, OK)
+        self.assertEqual(len(double.requests), 2)
+        self.assertEqual(len(sleeps), 1)
+        self.assertTrue(0.25 <= sleeps[0] <= 0.5, sleeps)
 
     def test_stream_that_stalls(self) -> None:
         chunks = [(b"email,score\r\n", 0), (b"a@b.example,97\r\n", 0), (b"c@d.example,90\r\n", 2)]

@@ -49,6 +49,11 @@ export interface QueryOptions {
   customPlan?: boolean;
   /** Which time budget the statement has (DatabaseTimeouts); everything else has the default one. */
   budget?: 'lookup' | 'usage';
+  /**
+   * Resolves the statement's table names in this schema first (the sandbox graph, issue 31): in a transaction of its
+   * own with `set local search_path`, so behind PgBouncer in transaction mode no other statement ever sees it.
+   */
+  searchPath?: string;
 }
 
 export interface DatabaseOptions {
@@ -82,7 +87,16 @@ function statementName(text: string): string {
   return name;
 }
 
-async function customPlanned<T>(pool: pg.Pool, config: pg.QueryConfig): Promise<T[]> {
+/** A schema name as `search_path` takes it: only lowercase letters, digits and `_`, so it is never quoted text. */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+
+function searchPathSql(schema: string): string {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`not a schema name: ${schema}`);
+  return `set local search_path = ${schema}, public`;
+}
+
+/** One statement in a transaction of its own, with `settings` (`set local ...;` statements) in force for it alone. */
+async function inOwnTransaction<T>(pool: pg.Pool, settings: string, config: pg.QueryConfig): Promise<T[]> {
   const client = await pool.connect();
   let broken = false;
   // A checked-out client has no pool listener: a lost connection must fail this call, not the process.
@@ -91,7 +105,7 @@ async function customPlanned<T>(pool: pg.Pool, config: pg.QueryConfig): Promise<
   };
   client.on('error', lost);
   try {
-    await client.query('begin; set local plan_cache_mode = force_custom_plan');
+    await client.query(`begin; ${settings}`);
     const result = await client.query(config);
     await client.query('commit');
     return result.rows as T[];
@@ -133,15 +147,28 @@ function wrap(
   };
 
   async function run<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
-    if (raw.kind === 'pglite') return (await raw.client.query<T>(text, params)).rows as T[];
+    const schema = options?.searchPath;
+    if (raw.kind === 'pglite') {
+      if (!schema) return (await raw.client.query<T>(text, params)).rows as T[];
+      const set = searchPathSql(schema);
+      return raw.client.transaction(async (tx) => {
+        await tx.query(set);
+        return (await tx.query<T>(text, params)).rows as T[];
+      });
+    }
     const config: pg.QueryConfig & { query_timeout?: number } =
-      options?.prepare && namedStatements
+      // A statement named on a connection is planned for the search_path it was prepared under: not for a schema.
+      options?.prepare && namedStatements && !schema
         ? { name: statementName(text), text, values: params }
         : { text, values: params };
     const budget = options?.budget && budgets[options.budget];
     if (budget) config.query_timeout = budget;
-    if (!options?.customPlan) return (await raw.pool.query(config)).rows as T[];
-    return customPlanned<T>(raw.pool, config);
+    const settings = [
+      ...(options?.customPlan ? ['set local plan_cache_mode = force_custom_plan'] : []),
+      ...(schema ? [searchPathSql(schema)] : []),
+    ];
+    if (settings.length === 0) return (await raw.pool.query(config)).rows as T[];
+    return inOwnTransaction<T>(raw.pool, settings.join('; '), config);
   }
 }
 

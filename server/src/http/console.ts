@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import { isApiPath } from '@tessera/common/routes';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './error-handler';
+import type { AllowedMethods } from './methods';
 
 export interface ConsoleOptions {
   staticDir: string;
@@ -15,6 +16,8 @@ export interface ConsoleOptions {
   ciHost: string | null;
   /** The version browsers are told now (a deployment to the serving environment changes it, issue 21). */
   version: () => string;
+  /** The methods a path takes (methods.ts): a path that exists under other methods answers 405, not 404. */
+  allowedMethods?: AllowedMethods;
 }
 
 const escapeAttribute = (s: string) =>
@@ -45,6 +48,9 @@ function contentSecurityPolicy(assetPrefix: string): string {
     "object-src 'none'",
   ].join('; ');
 }
+
+export const methodNotAllowed = (method: string, pathname: string, allow: string[]) =>
+  `${method} is not supported on ${pathname}; it takes ${allow.join(', ')}.`;
 
 /** A missing file at the top level (/favicon.ico, /robots.txt): client routes never have a dot there. */
 const ROOT_FILE = /^\/[^/]+\.[a-z0-9]{1,8}$/i;
@@ -86,6 +92,11 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleOpti
     const accept = request.headers.accept ?? '';
     const program = Boolean(request.headers.authorization) || (accept.includes('json') && !accept.includes('html'));
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !program;
+    const allow = options.allowedMethods?.(pathname) ?? [];
+    if (allow.length > 0 && (isApiPath(pathname) || !wantsPage)) {
+      reply.header('allow', allow.join(', '));
+      return sendError(reply, 405, 'method_not_allowed', methodNotAllowed(request.method, pathname, allow));
+    }
     if (isApiPath(pathname) || !wantsPage) {
       return sendError(reply, 404, 'not_found', `No such endpoint: ${request.method} ${pathname}`);
     }

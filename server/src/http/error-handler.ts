@@ -132,7 +132,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return sendError(reply, status, CODE_BY_STATUS[status] ?? 'bad_request', clientMessage(error, status));
+      return sendError(reply, status, CODE_BY_STATUS[status] ?? 'bad_request', clientMessage(error, status, request));
     }
     request.log.error({ err: error }, 'request failed');
     if (status === 503) return sendError(reply, 503, 'unavailable', 'The service is temporarily unavailable.');
@@ -149,8 +149,16 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** The 413 of a body over the route's limit names the limit (decompressed bytes count: compression.ts). */
+export function bodyTooLarge(limit: number | undefined): string {
+  if (!limit) return 'The request body is too large.';
+  const mb = limit / (1024 * 1024);
+  const size = Number.isInteger(mb) ? `${mb} MB` : `${Math.round(limit / 1024).toLocaleString('en-US')} KB`;
+  return `The request body is over the limit of ${size} (${limit.toLocaleString('en-US')} bytes, counted after decompression).`;
+}
+
 /** Fastify's own 4xx messages are safe to show; they name what was wrong with the request. */
-function clientMessage(error: FastifyError, status: number): string {
+function clientMessage(error: FastifyError, status: number, request: FastifyRequest): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return 'The request body is not valid JSON.';
@@ -159,7 +167,7 @@ function clientMessage(error: FastifyError, status: number): string {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'This content type is not supported here.';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'The request body is too large.';
+      return bodyTooLarge(request.routeOptions.bodyLimit);
     default:
       return error.message || STATUS_NAMES[status] || String(status);
   }

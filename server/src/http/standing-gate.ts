@@ -8,8 +8,13 @@ import { AUTH_PATHS } from '@tessera/common/auth-paths';
 import type { FastifyInstance } from 'fastify';
 import { Forbidden, LegalNotice } from './errors';
 
-/** Open to every session: signing out, reading oneself, the socket, the health check, and signing in afresh. */
+/**
+ * Open to every session: signing out, reading oneself, the socket, the health check, signing in afresh, and the API
+ * reference, which is public (so its document declares no 451).
+ */
 const ALWAYS = new Set([
+  'GET /v2/openapi.json',
+  'HEAD /v2/openapi.json',
   `PUT ${AUTH_PATHS.logout}`,
   `GET ${AUTH_PATHS.self}`,
   `POST ${AUTH_PATHS.login}`,

@@ -87,9 +87,15 @@ export async function request<T = Record<string, unknown>>(
     claim?: (status: number, body: unknown) => boolean;
     /** false: the reply is not a keyed object for the store (a query result, say). */
     merge?: boolean;
+    /** More request headers, e.g. If-Match with the version an edit form loaded. */
+    headers?: Record<string, string>;
   } = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', [REQUESTED_WITH_HEADER]: 'XMLHttpRequest' };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    [REQUESTED_WITH_HEADER]: 'XMLHttpRequest',
+    ...options.headers,
+  };
   let body: BodyInit | undefined;
   if (options.form) body = options.form;
   else if (options.body !== undefined) {

@@ -19,12 +19,19 @@ export interface Call {
   body: unknown;
 }
 
+/** Each call's request headers, names in lower case (apart from Call, so comparisons of calls stay as they were). */
+const sentHeaders = new WeakMap<Call, Record<string, string>>();
+
 type Handler = (call: Call) => { status?: number; body: unknown };
 
 export const network = {
   calls: [] as Call[],
   went: [] as string[],
   handlers: new Map<string, Handler>(),
+  /** The headers a call was sent with, names in lower case. */
+  headersOf(call: Call | undefined): Record<string, string> {
+    return (call && sentHeaders.get(call)) ?? {};
+  },
   /** Answers `METHOD /path` (query string excluded) with a status and JSON body. */
   on(route: string, reply: Handler | { status?: number; body: unknown }): void {
     this.handlers.set(route, typeof reply === 'function' ? reply : () => reply);
@@ -53,6 +60,7 @@ export function setupPageTests(): void {
         path,
         body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
       };
+      sentHeaders.set(call, Object.fromEntries(new Headers(init.headers).entries()));
       network.calls.push(call);
       const handler = network.handlers.get(`${call.method} ${path}`);
       const reply = handler ? handler(call) : { status: 404, body: { error: 'Not Found' } };

@@ -22,7 +22,7 @@ export interface ByAnyInputs {
   /** A 17-character vehicle identification number with a valid check digit. */
   vin?: string;
   /** A Tessera identity id. */
-  id?: string;
+  id?: number | string;
   /** First name (nicknames and typos are matched). */
   firstName?: string;
   /** Last name. */
@@ -54,7 +54,7 @@ export type ByAnyBatchInput = {
   /** A 17-character vehicle identification number with a valid check digit. */
   vin?: string;
   /** A Tessera identity id. */
-  id?: string;
+  id?: number | string;
   /** First name (nicknames and typos are matched). */
   firstName?: string;
   /** Last name. */
@@ -106,15 +106,16 @@ export type ByEmailBatchInput =
 /** Named inputs of byId: its GET query and the CSV columns it reads. */
 export interface ByIdInputs {
   /** A Tessera identity id. */
-  id: string;
+  id: number | string;
 }
 
 /** One input of a byId batch (POST): the id as a string, or named inputs with optional metadata. */
 export type ByIdBatchInput =
+  | number
   | string
   | {
       /** A Tessera identity id. */
-      id: string;
+      id: number | string;
       /** Your own object, echoed unchanged in this input's result: one level deep (text, numbers, true, false or null), at most 1024 bytes as JSON. */
       metadata?: Metadata;
     };
@@ -238,7 +239,7 @@ export interface EndpointInputs {
   byAny: ByAnyInputs;
   byDevice: string | ByDeviceInputs;
   byEmail: string | ByEmailInputs;
-  byId: string | ByIdInputs;
+  byId: number | string | ByIdInputs;
   byIp: string | ByIpInputs;
   byMd5: string | ByMd5Inputs;
   byPhone: string | ByPhoneInputs;

@@ -135,34 +135,83 @@ export interface FullIdentity extends LookupRecord {
   score: number;
   /** The inputs it matched on (email, phone, pii, ...). */
   matchedOn: string[];
-  /** With explain=true: each field's contribution to the score. */
-  explain?: Record<string, unknown>;
+  explain?: Explain;
 }
 
-/** An identity shaped by another template: its score and what it matched on, then whatever fields the template makes (free-form). */
+/** An identity shaped by a template other than Full: its score and what it matched on, then whatever fields the template makes (free-form). */
 export interface Identity {
   /** How sure the match is, 0 to 100. */
   score: number;
   /** The inputs it matched on (email, phone, pii, ...). */
   matchedOn: string[];
-  /** With explain=true: each field's contribution to the score. */
-  explain?: Record<string, unknown>;
+  explain?: Explain;
   [key: string]: unknown;
 }
 
-/** Identities, best score first: FullIdentity with the Full template, Identity with any other. */
-export type Identities = Array<FullIdentity | Identity>;
+/** Identities, best score first, each the whole record (FullIdentity): the Full template, the default. With another template each is an Identity instead (the reply declared by `x-templated`). */
+export type Identities = FullIdentity[];
 
-/** The reply to a GET lookup. */
+/** With explain=true: the evidence behind the score (docs/scoring.md). `keys`: each exact key that matched; `pii`: the name-and-address comparison, when one was made. */
+export interface Explain {
+  /** Each exact key that matched this person. */
+  keys: KeyEvidence[];
+  pii?: PiiEvidence;
+}
+
+/** One exact key that matched: how strong it is, how recent, and how many people share it. */
+export interface KeyEvidence {
+  /** The key that matched. */
+  input: 'email' | 'phone' | 'md5' | 'sha256' | 'ip' | 'device' | 'vin' | 'id';
+  /** How often this kind of key, when it matches, is the same person. */
+  strength: number;
+  /** When the person was last seen with the key (YYYY-MM-DD); null for the id. */
+  lastSeen: string | null;
+  /** The factor for how long ago that was (1: recently). */
+  recency: number;
+  /** People in the graph the key is seen with. */
+  sharedBy: number;
+  /** strength × recency, shared evenly between the people who have the key. */
+  probability: number;
+}
+
+/** The name-and-address comparison with the best of the person’s addresses. */
+export interface PiiEvidence {
+  /** Bits of evidence for a match, the prior included. */
+  weight: number;
+  /** The chance of a match the weight gives. */
+  probability: number;
+  /** First and last name matched the other way round. */
+  swapped: boolean;
+  /** Which of the person's addresses the query matched. */
+  home: 'current' | 'previous';
+  /** Each compared field's agreement level and the bits it added (0 when missing). */
+  fields: {
+    firstName: FieldEvidence;
+    lastName: FieldEvidence;
+    street: FieldEvidence;
+    city: FieldEvidence;
+    state: FieldEvidence;
+    zip: FieldEvidence;
+  };
+}
+
+export interface FieldEvidence {
+  /** How well the field agreed, strongest first. */
+  level: 'exact' | 'alias' | 'close' | 'different' | 'missing';
+  /** The bits it added (negative when it disagreed). */
+  weight: number;
+}
+
+/** The reply to a GET lookup with the Full template (the default). */
 export interface LookupResult {
-  /** Equal to the X-Request-Id header: the one the request carried, else a UUID the server made. */
+  /** Equal to the X-Request-Id header: the one the request carried, else a UUID the server made; in a replayed reply (Idempotent-Replayed), the first request's. */
   requestId: string;
   identities: Identities;
 }
 
-/** The reply to a POST lookup. */
+/** The reply to a POST lookup with the Full template (the default). */
 export interface BatchResult {
-  /** Equal to the X-Request-Id header: the one the request carried, else a UUID the server made. */
+  /** Equal to the X-Request-Id header: the one the request carried, else a UUID the server made; in a replayed reply (Idempotent-Replayed), the first request's. */
   requestId: string;
   /** One result per input, in the order of the inputs. */
   results: Array<{
@@ -192,6 +241,7 @@ export interface ErrorBody {
     | 'not_found'
     | 'method_not_allowed'
     | 'conflict'
+    | 'precondition_failed'
     | 'payload_too_large'
     | 'unsupported_media_type'
     | 'unprocessable'
@@ -200,7 +250,7 @@ export interface ErrorBody {
     | 'internal'
     | 'unavailable'
     | 'step_up_required';
-  /** Equal to the X-Request-Id header: the one the request carried, else a UUID the server made. */
+  /** Equal to the X-Request-Id header: the one the request carried, else a UUID the server made; in a replayed reply (Idempotent-Replayed), the first request's. */
   requestId: string;
   /** With validation_failed: each field that is wrong. */
   fields?: Array<{

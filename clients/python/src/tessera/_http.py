@@ -1,18 +1,21 @@
-"""HTTP transport on the standard library's ``http.client``: one connection per request, gzip (and deflate)
-replies decoded as they stream, and request bodies either sent whole (GET, POST) or streamed in chunks from a
-second thread while the reply is read (PUT CSV), since the server answers a CSV upload row by row as the body
-arrives and stops reading once the client stops reading (docs/lookups.md, "CSV").
+"""HTTP transport on the standard library's ``http.client``: kept-alive connections reused (a pool per client),
+through an HTTP proxy when one is set or the environment names one, gzip (and deflate) replies decoded as they
+stream, and request bodies either sent whole (GET, POST) or streamed in chunks from a second thread while the reply
+is read (PUT CSV), since the server answers a CSV upload row by row as the body arrives and stops reading once the
+client stops reading (docs/lookups.md, "CSV"). An upload has a connection of its own, closed at its end.
 """
 
 from __future__ import annotations
 
+import base64
 import http.client
 import socket
 import ssl
 import threading
+import urllib.request
 import zlib
-from typing import Dict, Iterable, Iterator, Mapping, Optional
-from urllib.parse import urlsplit
+from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
+from urllib.parse import unquote, urlsplit
 
 from .errors import TesseraConnectionError, TesseraError, TesseraTimeoutError
 
@@ -34,10 +37,114 @@ class BaseUrl:
         self.prefix = parts.path.rstrip("/")
         self.url = "%s://%s%s" % (parts.scheme, parts.netloc, self.prefix)
 
-    def connection(self, timeout: Optional[float], context: Optional[ssl.SSLContext]) -> http.client.HTTPConnection:
-        if self.scheme == "https":
-            return http.client.HTTPSConnection(self.host, self.port, timeout=timeout, context=context)
-        return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+    @property
+    def netloc(self) -> str:
+        host = "[%s]" % self.host if ":" in self.host else self.host
+        return host if self.port is None else "%s:%d" % (host, self.port)
+
+
+class Proxy:
+    """An HTTP proxy, ``http://[user:password@]host[:port]``: an https server is reached through a CONNECT tunnel,
+    an http one by asking the proxy for the absolute URL."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url.strip() if "://" in url else "http://" + url.strip())
+        if parts.scheme != "http" or not parts.hostname:
+            raise ValueError("A proxy is an http:// URL, such as http://proxy.example:3128, not %r" % (url,))
+        self.host = parts.hostname
+        self.port = parts.port or 80
+        self.url = "http://%s:%d" % (self.host, self.port)
+        self.authorization: Optional[str] = None
+        if parts.username is not None:
+            pair = "%s:%s" % (unquote(parts.username), unquote(parts.password or ""))
+            self.authorization = "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")
+
+    def __repr__(self) -> str:
+        return "Proxy(%r)" % self.url
+
+
+ProxySetting = Union[str, bool, None]
+
+
+def proxy_for(base: BaseUrl, setting: ProxySetting) -> Optional[Proxy]:
+    """The proxy to reach ``base`` through: ``setting`` when it is a URL; none when it is False; from the
+    environment (``HTTPS_PROXY``/``https_proxy`` for https, ``HTTP_PROXY``/``http_proxy`` for http, minus the hosts
+    ``NO_PROXY`` names) when it is None, as curl and pip read them."""
+    if setting is False or setting == "":
+        return None
+    if isinstance(setting, str):
+        return Proxy(setting)
+    if setting is not None and setting is not True:
+        raise ValueError("proxy is a URL, False (none) or None (from the environment)")
+    proxies = urllib.request.getproxies_environment()
+    url = proxies.get(base.scheme)
+    if not url or urllib.request.proxy_bypass_environment(base.netloc, proxies):
+        return None
+    return Proxy(url)
+
+
+class Pool:
+    """Idle kept-alive connections to one server, handed to one request at a time (thread-safe)."""
+
+    def __init__(self, base: BaseUrl, proxy: Optional[Proxy], context: Optional[ssl.SSLContext], size: int = 8) -> None:
+        self.base = base
+        self.proxy = proxy
+        self.context = context
+        self.size = size
+        self._idle: List[http.client.HTTPConnection] = []
+        self._lock = threading.Lock()
+        #: Connections opened so far (for tests and metrics).
+        self.opened = 0
+
+    def target(self, path: str) -> str:
+        """The request target: the path, or through a proxy to an http server, the absolute URL."""
+        if self.proxy is not None and self.base.scheme == "http":
+            return "http://%s%s" % (self.base.netloc, path)
+        return path
+
+    def extra_headers(self) -> Dict[str, str]:
+        if self.proxy is not None and self.base.scheme == "http" and self.proxy.authorization:
+            return {"Proxy-Authorization": self.proxy.authorization}
+        return {}
+
+    def connect(self, timeout: Optional[float]) -> http.client.HTTPConnection:
+        """A new connection (not yet opened: it connects on its first request)."""
+        base, proxy = self.base, self.proxy
+        with self._lock:
+            self.opened += 1
+        if proxy is None:
+            if base.scheme == "https":
+                return http.client.HTTPSConnection(base.host, base.port, timeout=timeout, context=self.context)
+            return http.client.HTTPConnection(base.host, base.port, timeout=timeout)
+        if base.scheme == "http":
+            return http.client.HTTPConnection(proxy.host, proxy.port, timeout=timeout)
+        connection = http.client.HTTPSConnection(proxy.host, proxy.port, timeout=timeout, context=self.context)
+        tunnel_headers = {"Proxy-Authorization": proxy.authorization} if proxy.authorization else None
+        connection.set_tunnel(base.host, base.port or 443, headers=tunnel_headers)
+        return connection
+
+    def take(self, timeout: Optional[float]) -> Tuple[http.client.HTTPConnection, bool]:
+        """An idle connection (and True), or a new one (and False)."""
+        with self._lock:
+            while self._idle:
+                connection = self._idle.pop()
+                if connection.sock is not None:
+                    connection.sock.settimeout(timeout)
+                    return connection, True
+        return self.connect(timeout), False
+
+    def give_back(self, connection: http.client.HTTPConnection) -> None:
+        with self._lock:
+            if connection.sock is not None and len(self._idle) < self.size:
+                self._idle.append(connection)
+                return
+        connection.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for connection in idle:
+            connection.close()
 
 
 def _is_timeout(error: BaseException) -> bool:
@@ -190,11 +297,15 @@ class Reply:
         response: http.client.HTTPResponse,
         writer: Optional[BodyWriter],
         what: str,
+        pool: Optional[Pool] = None,
     ) -> None:
         self._connection = connection
         self._response = response
         self._writer = writer
         self._what = what
+        #: Where the connection goes back once the whole reply is read (None: closed instead).
+        self._pool = pool
+        self._complete = False
         self.status: int = response.status
         self.headers: Dict[str, str] = {k.lower(): v for k, v in response.getheaders()}
         self._decoder = _Decoder(self.headers.get("content-encoding", ""))
@@ -210,6 +321,7 @@ class Reply:
             except (OSError, http.client.HTTPException) as error:
                 raise self._cut_short(error)
             if not data:
+                self._complete = True
                 return
             yield data
 
@@ -252,30 +364,62 @@ class Reply:
         self._closed = True
         if self._writer is not None:
             self._writer.stop()
+        # Read to its end, the reply leaves the connection ready for the next request, unless either side closes it.
+        reusable = self._pool is not None and self._complete and not self._response.will_close
         try:
             self._response.close()
         finally:
-            self._connection.close()
+            if reusable and self._pool is not None:
+                self._pool.give_back(self._connection)
+            else:
+                self._connection.close()
+
+
+#: What a kept-alive connection that the server has since closed fails with, before any of a reply arrives.
+_STALE = (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
 
 
 def open_request(
-    base: BaseUrl,
+    pool: Pool,
     method: str,
-    target: str,
+    path: str,
     headers: Mapping[str, str],
     *,
     body: Optional[bytes] = None,
     chunks: Optional[Iterable[bytes]] = None,
     timeout: Optional[float],
-    context: Optional[ssl.SSLContext],
+    reuse: bool = True,
 ) -> Reply:
     """Sends a request and waits for the reply's status and headers.
 
     ``body`` is sent whole with a Content-Length; ``chunks`` is streamed with ``Transfer-Encoding: chunked`` from a
-    second thread while the reply is read.
+    second thread while the reply is read, on a connection of its own. With ``reuse`` (a request that is safe to
+    send twice) an idle kept-alive connection is taken when there is one, and if the server had closed it meanwhile
+    the request goes again at once on a new connection; without, a new connection is opened.
     """
-    what = "%s %s" % (method, target.split("?", 1)[0])
-    connection = base.connection(timeout, context)
+    if chunks is None and reuse:
+        connection, reused = pool.take(timeout)
+        try:
+            return _exchange(pool, connection, method, path, headers, body, None, keep=True)
+        except TesseraConnectionError as error:
+            if not (reused and isinstance(error.__cause__, _STALE)):
+                raise
+    return _exchange(pool, pool.connect(timeout), method, path, headers, body, chunks, keep=chunks is None)
+
+
+def _exchange(
+    pool: Pool,
+    connection: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    headers: Mapping[str, str],
+    body: Optional[bytes],
+    chunks: Optional[Iterable[bytes]],
+    keep: bool,
+) -> Reply:
+    what = "%s %s" % (method, path.split("?", 1)[0])
+    target = pool.target(path)
+    headers = {**pool.extra_headers(), **headers}
     writer: Optional[BodyWriter] = None
     try:
         if chunks is None:
@@ -300,5 +444,5 @@ def open_request(
         if isinstance(error, (OSError, http.client.HTTPException)):
             raise transport_error(error, what) from error
         raise
-    return Reply(connection, response, writer, what)
+    return Reply(connection, response, writer, what, pool if keep else None)
 

@@ -36,21 +36,26 @@ KEY_SECRET_LENGTH = 32
 
 KEY_FORMS: Tuple[str, ...] = ("plain", "signed", "legacy")
 
-_KEY = re.compile(r"^[A-Za-z0-9]{%d}$" % (KEY_ID_LENGTH + KEY_SECRET_LENGTH))
+#: What a test key (the sandbox's, free) starts with, in every form (``TEST_KEY_PREFIX``).
+TEST_KEY_PREFIX = "tk_test_"
+
+_KEY = re.compile(r"^(?:%s)?[A-Za-z0-9]{%d}$" % (TEST_KEY_PREFIX, KEY_ID_LENGTH + KEY_SECRET_LENGTH))
 
 
 def split_key(api_key: str) -> Tuple[str, str]:
     """Splits a whole key (``keyId + secret``) into its id and secret.
 
-    Raises ``ValueError`` (without echoing the key) when it is not 48 letters and digits.
+    A test key's ``tk_test_`` prefix stays with its id, since every form presents it there.
+    Raises ``ValueError`` (without echoing the key) when it is not 48 letters and digits, prefix aside.
     """
     key = api_key.strip()
     if not _KEY.match(key):
         raise ValueError(
             "An API key is the 16-character key id followed by its 32-character secret: "
-            "48 letters and digits, as the console shows it when the key is made."
+            "48 letters and digits (after tk_test_ for a test key), as the console shows it when the key is made."
         )
-    return key[:KEY_ID_LENGTH], key[KEY_ID_LENGTH:]
+    cut = KEY_ID_LENGTH + (len(TEST_KEY_PREFIX) if key.startswith(TEST_KEY_PREFIX) else 0)
+    return key[:cut], key[cut:]
 
 
 def signature(secret: str, stamp: str) -> str:

@@ -39,11 +39,11 @@ from typing import (
 )
 from urllib.parse import quote, urlencode
 
-from ._http import READ_SIZE, BaseUrl, Reply, open_request
+from ._http import READ_SIZE, BaseUrl, Pool, ProxySetting, Reply, open_request, proxy_for
 from ._version import __version__
 from .auth import KEY_FORMS, KeyForm, authorization, split_key
 from .csvstream import CsvStream
-from .errors import TesseraError, error_from_reply
+from .errors import TesseraConnectionError, TesseraError, TesseraTimeoutError, error_from_reply
 from .types import (
     AnyInput,
     BatchResult,
@@ -216,12 +216,20 @@ class Tessera:
         idempotency_keys: POST and PUT send an ``Idempotency-Key`` (a random UUID unless you give one), the same on
             every retry, so a retry never runs or charges a call twice. With False they send one only when given,
             and a POST or PUT without one is never retried.
+        retry_network_errors: a call that got no reply (connection refused or reset, a timeout before the reply) is
+            tried again like a 503 without Retry-After, where that is safe: a GET, or a POST or PUT with an
+            Idempotency-Key (the server answers a repeat with the first reply). False raises at once.
+        proxy: an HTTP proxy URL (``http://[user:password@]host:port``) for every call; False for none; None (the
+            default) to take it from the environment: ``HTTPS_PROXY`` or ``HTTP_PROXY`` by the server's scheme
+            (lower-case names too), except for hosts that ``NO_PROXY`` names.
         compression: ask for gzip replies (``Accept-Encoding: gzip``, decoded as they arrive); the server compresses
             replies of 1 KB or more, about ten times smaller. The server's compressor holds output until it has a
             block's worth, so a streamed CSV with small rows arrives in bursts; False gets each row as it is made.
         on_response: called with a :class:`ResponseInfo` for every reply, retried ones included (logging, metrics).
         ssl_context: for https, instead of the default verified context.
         user_agent: instead of ``tessera-python/{version}``.
+        max_connections: kept-alive connections kept idle for reuse (a client shared by threads uses one per
+            thread at a time); ``close()``, or ``with Tessera(...) as client``, closes them.
         sleep, clock: ``time.sleep`` and ``time.time``, replaceable in tests.
     """
 
@@ -237,6 +245,9 @@ class Tessera:
         backoff_base: float = 0.5,
         backoff_max: float = 30.0,
         idempotency_keys: bool = True,
+        retry_network_errors: bool = True,
+        proxy: ProxySetting = None,
+        max_connections: int = 8,
         compression: bool = True,
         on_response: Optional[Callable[[ResponseInfo], None]] = None,
         ssl_context: Optional[ssl.SSLContext] = None,
@@ -258,6 +269,10 @@ class Tessera:
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self.idempotency_keys = idempotency_keys
+        self.retry_network_errors = retry_network_errors
+        #: The proxy calls go through (None: direct).
+        self.proxy = proxy_for(self._base, proxy)
+        self._pool = Pool(self._base, self.proxy, ssl_context, max_connections)
         self.compression = compression
         self.on_response = on_response
         self._ssl_context = ssl_context
@@ -295,6 +310,16 @@ class Tessera:
     def __repr__(self) -> str:
         return "Tessera(base_url=%r, key_id=%r, auth=%r)" % (self.base_url, self._key_id, self.auth)
 
+    def close(self) -> None:
+        """Closes the idle kept-alive connections (a later call opens new ones)."""
+        self._pool.close()
+
+    def __enter__(self) -> "Tessera":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # --- requests ---------------------------------------------------------------------------------------------
 
     def _backoff(self, retry: int) -> float:
@@ -307,7 +332,6 @@ class Tessera:
             "Accept": "text/csv" if accept_csv else "application/json",
             "Accept-Encoding": "gzip" if self.compression else "identity",
             "User-Agent": self.user_agent,
-            "Connection": "close",
         }
 
     def _shown(self, headers: Mapping[str, str]) -> Dict[str, str]:
@@ -358,16 +382,23 @@ class Tessera:
             if key is not None:
                 headers["Idempotency-Key"] = key
             started = time.monotonic()
-            reply = open_request(
-                self._base,
-                method,
-                target,
-                headers,
-                body=body,
-                chunks=source.chunks() if source is not None else None,
-                timeout=self.timeout,
-                context=self._ssl_context,
-            )
+            try:
+                reply = open_request(
+                    self._pool,
+                    method,
+                    target,
+                    headers,
+                    body=body,
+                    chunks=source.chunks() if source is not None else None,
+                    timeout=self.timeout,
+                    reuse=retryable,
+                )
+            except (TesseraConnectionError, TesseraTimeoutError):
+                # No reply: the request may or may not have run. Sent again only where a repeat is safe.
+                if not (retryable and self.retry_network_errors and attempt <= self.max_retries):
+                    raise
+                self._sleep(self._backoff(attempt))
+                continue
             info = ResponseInfo(
                 method=method,
                 url=self._base.url + target[len(self._base.prefix) :],

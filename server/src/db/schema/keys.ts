@@ -32,6 +32,10 @@ export const apiKeys = pgTable(
     allowedRecordTypes: text('allowed_record_types').array().notNull().default(sql`'{}'::text[]`),
     /** Accepts the original API's signed form, Bearer {id}{time}{md5(time + secret)}. */
     legacy: boolean('legacy').notNull().default(false),
+    /** `live` answers from the identity graph and is metered; `test` from the public synthetic set, free (issue 31). */
+    mode: text('mode', { enum: ['live', 'test'] })
+      .notNull()
+      .default('live'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Revoked: refused everywhere, kept for usage history. */

@@ -97,6 +97,8 @@ export const usageRollups = pgTable(
     requests: total('requests'),
     ...columnsOf(CALL_METRICS, total),
     cost: numeric('cost', { precision: 18, scale: 6, mode: 'number' }).notNull().default(0),
+    /** The latest call in the bucket, to the microsecond (a key's "last used"); null for rows rolled up before 0033. */
+    lastAt: timestamp('last_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.bucket, t.at, t.organizationId, t.userId, t.keyId, t.method, t.path] }),
@@ -132,4 +134,6 @@ export const usageTotals = pgView('usage_totals', {
   requests: total('requests'),
   ...columnsOf(CALL_METRICS, total),
   cost: numeric('cost', { precision: 18, scale: 6, mode: 'number' }).notNull(),
+  /** The latest call in the bucket (a tail row's own time); null for rollup rows made before migration 0033. */
+  lastAt: timestamp('last_at', { withTimezone: true }),
 }).existing();

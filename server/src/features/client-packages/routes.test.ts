@@ -1,6 +1,7 @@
 /**
  * The client packages' list and downloads (issue 17): public, only files the list names, nothing else reachable
- * through the path, and an empty list (not an error) where no packages were built.
+ * through the path, and an empty list (not an error) where no packages were built; READMEs name the server they
+ * were fetched from, and every file has an ETag that a conditional GET is answered 304 on (issue 31).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,11 @@ const JAR = Buffer.from('PK\u0003\u0004 a jar');
 writeFileSync(path.join(dir, 'tessera-client-1.2.3.jar'), JAR);
 writeFileSync(path.join(dir, 'secret.txt'), 'not listed');
 writeFileSync(path.join(dir, 'java-README.md'), '# Tessera for Java');
+const POM = '<project><artifactId>tessera-client</artifactId></project>';
+writeFileSync(path.join(dir, 'tessera-client-1.2.3.pom'), POM);
+const PY_README =
+  'pip install https://tessera.example.com/clients/x.whl\nTESSERA_BASE_URL=https://tessera.example.com\n';
+writeFileSync(path.join(dir, 'python-README.md'), PY_README);
 writeFileSync(
   path.join(dir, 'index.json'),
   JSON.stringify({
@@ -24,8 +30,9 @@ writeFileSync(
         bytes: JAR.length,
         sha256: 'ab',
         readme: 'java-README.md',
+        files: ['tessera-client-1.2.3.pom'],
       },
-      { language: 'python', missing: 'python3 is not installed' },
+      { language: 'python', missing: 'python3 is not installed', readme: 'python-README.md' },
       { language: 'cobol', file: 'secret.txt' },
       { language: 'js', file: '../index.json' },
     ],
@@ -55,8 +62,9 @@ describe('client packages', () => {
         bytes: JAR.length,
         sha256: 'ab',
         readme: 'java-README.md',
+        files: ['tessera-client-1.2.3.pom'],
       },
-      { language: 'python', missing: 'python3 is not installed' },
+      { language: 'python', missing: 'python3 is not installed', readme: 'python-README.md' },
       { language: 'js', file: '../index.json' },
     ]);
   });
@@ -72,6 +80,54 @@ describe('client packages', () => {
     expect(readme.headers['content-type']).toBe('text/markdown; charset=utf-8');
     expect(readme.headers['content-disposition']).toBe('inline; filename="java-README.md"');
     expect(readme.body).toBe('# Tessera for Java');
+  });
+
+  it("serves the jar's POM beside it", async () => {
+    const res = await t.app.inject('/clients/tessera-client-1.2.3.pom');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(res.body).toBe(POM);
+  });
+
+  it('writes the origin the README was fetched from into it, in place of the placeholder', async () => {
+    const direct = await t.app.inject({ url: '/clients/python-README.md', headers: { host: 'api.acme.test:8080' } });
+    expect(direct.statusCode).toBe(200);
+    expect(direct.body).toBe(
+      'pip install http://api.acme.test:8080/clients/x.whl\nTESSERA_BASE_URL=http://api.acme.test:8080\n',
+    );
+    // A Host that is not a plain host name is not written into a command: the placeholder stays.
+    const odd = await t.app.inject({ url: '/clients/python-README.md', headers: { host: 'a;rm -rf ~' } });
+    expect(odd.body).toBe(PY_README);
+  });
+
+  it('gives each file an ETag of what it serves and answers 304 to If-None-Match naming it', async () => {
+    const first = await t.app.inject('/clients/tessera-client-1.2.3.jar');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    for (const ifNoneMatch of [etag, etag.slice(2), `"other", ${etag}`, '*']) {
+      const again = await t.app.inject({
+        url: '/clients/tessera-client-1.2.3.jar',
+        headers: { 'if-none-match': ifNoneMatch },
+      });
+      expect(again.statusCode, ifNoneMatch).toBe(304);
+      expect(again.headers.etag).toBe(etag);
+      expect(again.rawPayload.length).toBe(0);
+    }
+    const changed = await t.app.inject({
+      url: '/clients/tessera-client-1.2.3.jar',
+      headers: { 'if-none-match': 'W/"not-it"' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.rawPayload.equals(JAR)).toBe(true);
+    // A README's tag follows the address written into it.
+    const here = await t.app.inject({ url: '/clients/python-README.md', headers: { host: 'a.test' } });
+    const there = await t.app.inject({ url: '/clients/python-README.md', headers: { host: 'b.test' } });
+    expect(here.headers.etag).not.toBe(there.headers.etag);
+    const cached = await t.app.inject({
+      url: '/clients/python-README.md',
+      headers: { host: 'a.test', 'if-none-match': here.headers.etag as string },
+    });
+    expect(cached.statusCode).toBe(304);
   });
 
   it('answers a JSON 404 for anything the list does not name, or names outside its folder', async () => {

@@ -2,6 +2,7 @@
  * Who is calling the lookup API. Every way in (a console session now, an API key with the API access issue)
  * resolves to the same caller, so the lookup, its templates and its metering never ask how the call was signed.
  */
+import type { KeyMode } from '@tessera/common/keys';
 import { hasRank, type Role } from '@tessera/common/roles';
 import type { FastifyRequest } from 'fastify';
 import { Forbidden, Unauthorized } from '../../http/errors';
@@ -16,6 +17,8 @@ export interface LookupCaller {
   keyId: string | null;
   /** The key's own limit, requests a minute; null for none (and for a console session). */
   rateLimit: number | null;
+  /** `test`: a test key, answered from the sandbox graph, free (issue 31); a console session is live. */
+  mode: KeyMode;
 }
 
 /** One way of proving who calls: the caller, or null when the request does not use this way. */
@@ -33,6 +36,7 @@ export const sessionAuthenticator: LookupAuthenticator = async (request) => {
     allowedRecordTypes: user.allowedRecordTypes,
     keyId: null,
     rateLimit: null,
+    mode: 'live',
   };
 };
 

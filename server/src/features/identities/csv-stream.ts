@@ -404,7 +404,9 @@ async function answer(
           continue;
         }
         yield* keep(lines(found));
-        if (audit.length >= AUDIT_HELD) {
+        if (caller.mode === 'test')
+          audit.splice(0); // the sandbox keeps no audit trail (service.ts, meter)
+        else if (audit.length >= AUDIT_HELD) {
           try {
             await writeAuditApart(deps.database, auditCall, audit);
             audit.splice(0);

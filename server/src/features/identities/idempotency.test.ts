@@ -2,6 +2,7 @@
 import { IDEMPOTENCY_MESSAGES } from '@tessera/common/lookups';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, CONSOLE_HEADERS, makeCustomer, signIn, type TestApp } from '../../test/harness';
+import { keptRequestId } from './idempotency';
 import { load, person } from './test-people';
 
 let t: TestApp;
@@ -18,18 +19,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.app.close());
 
-const post = (key: string | undefined, body: unknown, as = cookie) =>
+const post = (key: string | undefined, body: unknown, as = cookie, headers: Record<string, string> = {}) =>
   t.app.inject({
     method: 'POST',
     url: '/v2/identities/byEmail',
-    headers: { ...CONSOLE_HEADERS, cookie: as, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+    headers: { ...CONSOLE_HEADERS, cookie: as, ...(key === undefined ? {} : { 'idempotency-key': key }), ...headers },
     payload: body as object,
   });
-const put = (key: string, csv: string) =>
+const put = (key: string, csv: string, headers: Record<string, string> = {}) =>
   t.app.inject({
     method: 'PUT',
     url: '/v2/identities/byEmail',
-    headers: { ...CONSOLE_HEADERS, 'content-type': 'text/csv', cookie, 'idempotency-key': key },
+    headers: { ...CONSOLE_HEADERS, 'content-type': 'text/csv', cookie, 'idempotency-key': key, ...headers },
     payload: csv,
   });
 const usageRows = async (requestId: unknown) =>
@@ -42,13 +43,16 @@ describe('Idempotency-Key', () => {
     const first = await post(key, { inputs: [email] });
     expect(first.statusCode).toBe(200);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    const again = await post(key, { inputs: [email] });
+    const own = `replay-${fresh()}`;
+    const again = await post(key, { inputs: [email] }, cookie, { 'x-request-id': own });
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toBe(first.body);
+    // The kept reply whole: its body's requestId and its X-Request-Id are those of the request that ran and was charged.
     expect(again.json().requestId).toBe(first.headers['x-request-id']);
+    expect(again.headers['x-request-id']).toBe(again.json().requestId);
     expect(await usageRows(first.headers['x-request-id'])).toBe(1);
-    expect(await usageRows(again.headers['x-request-id'])).toBe(0);
+    expect(await usageRows(own)).toBe(0);
   });
 
   it('replays the same metadata, and tells a request with other metadata from it', async () => {
@@ -60,6 +64,7 @@ describe('Idempotency-Key', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json().results[0].metadata).toEqual({ customerId: 'c-9', row: 1 });
     expect(again.body).toBe(first.body);
+    expect(again.headers['x-request-id']).toBe(first.json().requestId);
     const other = await post(key, { inputs: [{ email, metadata: { customerId: 'c-10', row: 1 } }] });
     expect([other.statusCode, other.json().error]).toEqual([422, IDEMPOTENCY_MESSAGES.otherRequest]);
   });
@@ -119,14 +124,32 @@ describe('Idempotency-Key', () => {
     const csv = `email\n${email}\nnobody@nowhere.example\n`;
     const first = await put(key, csv);
     expect(first.statusCode).toBe(200);
-    const again = await put(key, csv);
+    const own = `replay-${fresh()}`;
+    const again = await put(key, csv, { 'x-request-id': own });
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(again.headers['content-disposition']).toBe(first.headers['content-disposition']);
+    expect(again.headers['x-request-id']).toBe(first.headers['x-request-id']);
     expect(again.body).toBe(first.body);
-    expect(await usageRows(again.headers['x-request-id'])).toBe(0);
+    expect(await usageRows(own)).toBe(0);
     const other = await put(key, `email\n${email}\n`);
     expect([other.statusCode, other.json().error]).toEqual([422, IDEMPOTENCY_MESSAGES.otherRequest]);
+  });
+});
+
+describe('keptRequestId', () => {
+  it('reads the id of the request whose reply is kept from its JSON or its CSV file name, else none', () => {
+    const json = (text: string) => ({ body: Buffer.from(text), content_disposition: null });
+    expect(keptRequestId(json('{"requestId":"abc-1","results":[]}'))).toBe('abc-1');
+    expect(
+      keptRequestId({
+        body: Buffer.from('email\r\n'),
+        content_disposition: 'attachment; filename="byEmail-x.y:z.csv"',
+      }),
+    ).toBe('x.y:z');
+    expect(keptRequestId(json('{"results":[],"requestId":"late"}'))).toBeNull();
+    expect(keptRequestId(json('{"requestId":"not valid!"}'))).toBeNull();
+    expect(keptRequestId({ body: null, content_disposition: null })).toBeNull();
   });
 });

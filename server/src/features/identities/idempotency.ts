@@ -6,7 +6,7 @@
  * can be retried with the same key.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { IDEMPOTENCY, IDEMPOTENCY_MESSAGES } from '@tessera/common/lookups';
+import { IDEMPOTENCY, IDEMPOTENCY_MESSAGES, REQUEST_ID } from '@tessera/common/lookups';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client';
 import { BadRequest, Conflict, Unprocessable } from '../../http/errors';
@@ -132,9 +132,29 @@ export function createIdempotency(database: Database) {
 
 export type Idempotency = ReturnType<typeof createIdempotency>;
 
+/**
+ * The id of the request whose reply is kept: its JSON's leading `requestId`, or the one its CSV file is named by
+ * (`{endpoint}-{requestId}.csv`). Null when neither says (the replay then keeps its own).
+ */
+export function keptRequestId(stored: Pick<Stored, 'body' | 'content_disposition'>): string | null {
+  const head = Buffer.from(stored.body ?? Buffer.alloc(0))
+    .subarray(0, REQUEST_ID.maxLength + 32)
+    .toString('utf8');
+  const id =
+    /^\{"requestId":"([^"\\]+)"/.exec(head)?.[1] ??
+    /filename="[A-Za-z0-9]+-(.+)\.csv"$/.exec(stored.content_disposition ?? '')?.[1];
+  return id && REQUEST_ID.pattern.test(id) ? id : null;
+}
+
+/**
+ * The kept reply, exactly: its body, and its X-Request-Id, the id in the body (issue 31 item 10), of the request that
+ * was run and charged; this one's own id is in the access log.
+ */
 function send(stored: Stored, reply: FastifyReply): void {
   if (stored.too_large) throw new Conflict(IDEMPOTENCY_MESSAGES.tooLarge);
   reply.header('idempotent-replayed', 'true');
+  const kept = keptRequestId(stored);
+  if (kept) reply.header('x-request-id', kept);
   if (stored.content_disposition) reply.header('content-disposition', stored.content_disposition);
   reply
     .code(stored.status ?? 200)

@@ -3,6 +3,7 @@
  * scores, the identities shaped, and the usage recorded before the answer goes out.
  */
 import { createHash } from 'node:crypto';
+import { TEST_KEY_RATE_LIMIT } from '@tessera/common/keys';
 import { LOOKUP_LIMITS, type LookupEndpoint, RATE_MESSAGES, RATE_WINDOW_MS } from '@tessera/common/lookups';
 import type { CallMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,6 +15,7 @@ import type { Billing, Terms } from '../contracts/billing';
 import { costMicros } from '../contracts/pricing';
 import { type AuditedInput, auditedInputs } from '../lookup-audit/entries';
 import type { ValueHasher } from '../lookup-audit/hmac';
+import type { SandboxGraph } from '../sandbox-graph/register';
 import type { MatchModel } from '../scoring/model';
 import { TemplateError } from '../templates/evaluate';
 import {
@@ -36,6 +38,8 @@ import { createShaper, type Shaper } from './shape';
 
 export interface LookupDeps {
   database: Database;
+  /** What test keys read instead of the identity graph (issue 31). */
+  sandbox: SandboxGraph;
   metering: Metering;
   billing: Billing;
   rates: SlidingLimiter;
@@ -69,7 +73,8 @@ export interface Prepared {
  */
 export async function identify(deps: LookupDeps, request: FastifyRequest, reply: FastifyReply): Promise<Admitted> {
   const caller = await authenticate(request, deps.authenticators);
-  const admitted = { ...caller, terms: await deps.billing.admit(caller) };
+  // A test key is free: no contract is asked for, and nothing is priced or charged (meter).
+  const admitted = { ...caller, terms: caller.mode === 'test' ? null : await deps.billing.admit(caller) };
   await limitRate(deps, admitted, reply);
   return admitted;
 }
@@ -98,10 +103,14 @@ async function limitRate(deps: LookupDeps, caller: Admitted, reply: FastifyReply
     limit: number;
     message: (limit: number, seconds: number) => string;
   }[] = [];
-  if (caller.keyId && caller.rateLimit) {
+  if (caller.mode === 'test') {
+    // The sandbox's own limit (or the key's, when lower); a test key never spends its organization's live allowance.
+    const limit = Math.min(caller.rateLimit ?? TEST_KEY_RATE_LIMIT, TEST_KEY_RATE_LIMIT);
+    checks.push({ name: 'key', key: `key:${caller.keyId}`, limit, message: RATE_MESSAGES.key });
+  } else if (caller.keyId && caller.rateLimit) {
     checks.push({ name: 'key', key: `key:${caller.keyId}`, limit: caller.rateLimit, message: RATE_MESSAGES.key });
   }
-  if (caller.organizationId !== null && caller.terms?.rateLimit) {
+  if (caller.mode === 'live' && caller.organizationId !== null && caller.terms?.rateLimit) {
     checks.push({
       name: 'organization',
       key: `organization:${caller.organizationId}`,
@@ -117,7 +126,14 @@ async function limitRate(deps: LookupDeps, caller: Admitted, reply: FastifyReply
       rateHeaders(reply, policies, check.name, decision);
       throw new TooManyRequests(check.message(check.limit, decision.retryAfter), decision.retryAfter);
     }
-    if (!tightest || decision.remaining < tightest.decision.remaining) tightest = { name: check.name, decision };
+    // The tighter limit: fewer calls left, or as few left and a later reset (the second a call is served again).
+    if (
+      !tightest ||
+      decision.remaining < tightest.decision.remaining ||
+      (decision.remaining === tightest.decision.remaining && decision.reset > tightest.decision.reset)
+    ) {
+      tightest = { name: check.name, decision };
+    }
   }
   if (tightest) rateHeaders(reply, policies, tightest.name, tightest.decision);
 }
@@ -173,7 +189,8 @@ export async function lookupAndShape(
   prepared: Prepared,
   inputs: LookupInput[],
 ): Promise<{ matches: Match[][]; shaped: Record<string, unknown>[][] }> {
-  const matches = await runLookup(deps.database, inputs, prepared.engine);
+  const graph = prepared.caller.mode === 'test' ? await deps.sandbox.database() : deps.database;
+  const matches = await runLookup(graph, inputs, prepared.engine);
   try {
     // One shaper per call (per batch of a stream): its time and size allowance is the call's.
     return { matches, shaped: await prepared.shaper().shapeAll(matches) };
@@ -264,6 +281,8 @@ export async function meter(
   },
 ): Promise<void> {
   const { caller } = call;
+  // The sandbox is free and unmetered: no usage row, no charge, no audit trail (its people are nobody's).
+  if (caller.mode === 'test') return;
   const cost = caller.terms ? costMicros(caller.terms, call.metrics) : 0;
   try {
     await recordResolving(

@@ -12,7 +12,7 @@ import type { KeyVerifier } from './verify';
 const KEY_NAMES = new Set(['key', 'apikey', 'api_key', 'api-key', 'token', 'access_token', 'authorization', 'secret']);
 
 /** A plain key (id and secret, 48 letters and digits), not merely hex: hashes and device ids are inputs. */
-const PLAIN_KEY = /^(Bearer\s+)?(?![0-9a-fA-F]+$)[A-Za-z0-9]{48}$/;
+const PLAIN_KEY = /^(Bearer\s+)?(tk_test_)?(?![0-9a-fA-F]+$)[A-Za-z0-9]{48}$/;
 
 function looksLikeKey(name: string, value: unknown): boolean {
   if (KEY_NAMES.has(name.toLowerCase())) return true;
@@ -50,6 +50,7 @@ export function keyAuthenticator(verifier: KeyVerifier): LookupAuthenticator {
       allowedRecordTypes: key.allowedRecordTypes,
       keyId: key.keyId,
       rateLimit: key.rateLimit,
+      mode: key.mode,
     };
   };
 }

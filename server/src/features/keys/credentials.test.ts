@@ -8,13 +8,14 @@ const now = 1_795_000_000_000;
 
 describe('API key credentials', () => {
   it('tells the three forms apart by shape', () => {
-    expect(parseAuthorization(`Bearer ${id}${secret}`)).toEqual({ form: 'bearer', keyId: id, secret });
+    expect(parseAuthorization(`Bearer ${id}${secret}`)).toEqual({ form: 'bearer', keyId: id, secret, test: false });
     const hmac = 'ab'.repeat(32);
     expect(parseAuthorization(`bearer  ${id}${now}${hmac.toUpperCase()}`)).toEqual({
       form: 'signed',
       keyId: id,
       time: String(now),
       signature: hmac,
+      test: false,
     });
     const md5 = 'cd'.repeat(16);
     expect(parseAuthorization(`Bearer ${id}${now.toString(36)}${md5}`)).toEqual({
@@ -22,7 +23,27 @@ describe('API key credentials', () => {
       keyId: id,
       time: now.toString(36),
       signature: md5,
+      test: false,
     });
+  });
+
+  it("reads a test key's prefix in each form, and keeps it out of the key id", () => {
+    expect(parseAuthorization(`Bearer tk_test_${id}${secret}`)).toEqual({
+      form: 'bearer',
+      keyId: id,
+      secret,
+      test: true,
+    });
+    expect(parseAuthorization(`Bearer tk_test_${id}${now}${'ab'.repeat(32)}`)).toMatchObject({
+      form: 'signed',
+      test: true,
+    });
+    expect(parseAuthorization(`Bearer tk_test_${id}${now}${'cd'.repeat(16)}`)).toMatchObject({
+      form: 'legacy',
+      test: true,
+    });
+    expect(parseAuthorization(`Bearer tk_live_${id}${secret}`)).toBeNull();
+    expect(parseAuthorization(`Bearer tk_test_`)).toBeNull();
   });
 
   it('refuses anything else', () => {

@@ -3,15 +3,18 @@
  *   plain   {keyId}{secret}                       16 + 32 characters
  *   signed  {keyId}{time}{hmacSha256(secret, time)}  time in epoch milliseconds, decimal; signature 64 hex digits
  *   legacy  {keyId}{time}{md5(time + secret)}      the original API's form: time in base 10, 32 or 36; 32 hex digits
+ * A test key's token starts with `tk_test_` in each form (issue 31).
  * Which one is told by the token's shape alone; whether it is right needs the key (verify.ts).
  */
 import { createHash, createHmac } from 'node:crypto';
-import { KEY_ID_LENGTH, KEY_LIMITS, KEY_SECRET_LENGTH } from '@tessera/common/keys';
+import { KEY_ID_LENGTH, KEY_LIMITS, KEY_SECRET_LENGTH, TEST_KEY_PREFIX } from '@tessera/common/keys';
 
-export type Credential =
+/** `test`: the token began with the test prefix (a test key's; issue 31). Whether it fits the key is verify.ts's. */
+export type Credential = (
   | { form: 'bearer'; keyId: string; secret: string }
   | { form: 'signed'; keyId: string; time: string; signature: string }
-  | { form: 'legacy'; keyId: string; time: string; signature: string };
+  | { form: 'legacy'; keyId: string; time: string; signature: string }
+) & { test: boolean };
 
 const ID = `[A-Za-z0-9]{${KEY_ID_LENGTH}}`;
 const BEARER = new RegExp(`^(${ID})([A-Za-z0-9]{${KEY_SECRET_LENGTH}})$`);
@@ -22,13 +25,14 @@ const LEGACY = new RegExp(`^(${ID})([0-9A-Za-z]{1,16})([0-9a-fA-F]{32})$`);
 export function parseAuthorization(header: string): Credential | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) return null;
-  const token = match[1]!;
+  const test = match[1]!.startsWith(TEST_KEY_PREFIX);
+  const token = test ? match[1]!.slice(TEST_KEY_PREFIX.length) : match[1]!;
   let m = BEARER.exec(token);
-  if (m) return { form: 'bearer', keyId: m[1]!, secret: m[2]! };
+  if (m) return { form: 'bearer', keyId: m[1]!, secret: m[2]!, test };
   m = SIGNED.exec(token);
-  if (m) return { form: 'signed', keyId: m[1]!, time: m[2]!, signature: m[3]!.toLowerCase() };
+  if (m) return { form: 'signed', keyId: m[1]!, time: m[2]!, signature: m[3]!.toLowerCase(), test };
   m = LEGACY.exec(token);
-  if (m) return { form: 'legacy', keyId: m[1]!, time: m[2]!, signature: m[3]!.toLowerCase() };
+  if (m) return { form: 'legacy', keyId: m[1]!, time: m[2]!, signature: m[3]!.toLowerCase(), test };
   return null;
 }
 

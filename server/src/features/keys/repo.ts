@@ -16,8 +16,9 @@ export interface KeyUsage {
 const UNUSED: KeyUsage = { lastUsedAt: null, callsThisMonth: 0 };
 
 /**
- * Each key's last use (to the hour) and calls this month (UTC), from the hourly and daily usage rollups through
- * their key index: never a scan of usage. Keys without calls are absent.
+ * Each key's last use (the time of its latest call) and calls this month (UTC), from the hourly and daily usage
+ * rollups through their key index, never a scan of usage: the aggregator keeps each bucket's latest call in `last_at`
+ * (decision 0056); hours rolled up before it have only their start. Keys without calls are absent.
  */
 export async function keyUsage(db: Executor, ids: readonly string[]): Promise<Map<string, KeyUsage>> {
   const out = new Map<string, KeyUsage>();
@@ -26,7 +27,7 @@ export async function keyUsage(db: Executor, ids: readonly string[]): Promise<Ma
   const rows = await db
     .select({
       keyId: r.keyId,
-      lastUsedAt: sql<Date | string | null>`max(${r.at}) filter (where ${r.bucket} = 'hour')`,
+      lastUsedAt: sql<Date | string | null>`max(coalesce(${r.lastAt}, ${r.at})) filter (where ${r.bucket} = 'hour')`,
       calls: sql<string | number>`coalesce(sum(${r.requests}) filter (where ${r.bucket} = 'day'
         and ${r.at} >= date_trunc('month', now(), 'UTC')), 0)`,
     })
@@ -65,6 +66,7 @@ export function toApiKey(row: KeyRow, usage: KeyUsage = UNUSED): ApiKey & KeyUsa
     rateLimit: row.rateLimit,
     allowedRecordTypes: row.allowedRecordTypes,
     legacy: row.legacy,
+    mode: row.mode,
     previousValidUntil:
       row.previousValidUntil && row.previousValidUntil > new Date() ? iso(row.previousValidUntil) : null,
     lastUsedAt: usage.lastUsedAt,
@@ -102,6 +104,10 @@ export async function insertKey(db: Executor, values: typeof apiKeys.$inferInser
   return row!;
 }
 
+/**
+ * Changes a key. Its updatedAt is its version (If-Match, common/etag.ts): every change moves it by at least a
+ * millisecond, even two within one.
+ */
 export async function updateKey(
   db: Executor,
   id: string,
@@ -109,7 +115,7 @@ export async function updateKey(
 ): Promise<KeyRow> {
   const [row] = await db
     .update(apiKeys)
-    .set({ ...values, updatedAt: new Date() })
+    .set({ ...values, updatedAt: sql`greatest(now(), ${apiKeys.updatedAt} + interval '1 millisecond')` })
     .where(eq(apiKeys.id, id))
     .returning();
   return row!;

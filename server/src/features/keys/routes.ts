@@ -4,6 +4,7 @@
  * POST /v2/keys and to a rotation, and nowhere else ever.
  */
 import type { ApiKey, User } from '@tessera/common/entities';
+import { STALE_MESSAGES } from '@tessera/common/etag';
 import { KEY_MESSAGES } from '@tessera/common/keys';
 import { isRecordType } from '@tessera/common/record-types';
 import { hasRank } from '@tessera/common/roles';
@@ -18,6 +19,7 @@ import { BadRequest, NotFound } from '../../http/errors';
 import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
 import { type AuditAction, actorOf, audit } from '../audit/record';
+import { checkIfMatch, digestTag, itemTag, tagged } from '../conditional/preconditions';
 import { actsAcrossOrganizations } from '../console/access';
 import { findKey, insertKey, type KeyRow, listKeys, toApiKey, toApiKeys, updateKey } from './repo';
 import { keyBody, keyParams, keyPatch, rotateBody } from './schemas';
@@ -52,6 +54,10 @@ async function sealed(sealer: Sealer, secret: string) {
   return { secretSha256: sha256Hex(secret), secretLastFour: secret.slice(-4), secretSealed: await sealer.seal(secret) };
 }
 
+/** A key's ETag: its version, and its usage and grace (which change without an edit) after the dot. */
+const keyTag = (item: ApiKey) =>
+  itemTag(item.updatedAt, [item.lastUsedAt, item.callsThisMonth, item.previousValidUntil]);
+
 export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { database, hub, sealer, verifier } = deps;
@@ -83,20 +89,20 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
     return row;
   }
 
-  r.get('/v2/keys', { preHandler: requireRank('user') }, async (request) => {
+  r.get('/v2/keys', { preHandler: requireRank('user') }, async (request, reply) => {
     const { user } = request;
     const scope = actsAcrossOrganizations(user)
       ? {}
       : hasRank(user.role, 'admin') && user.organizationId !== null
         ? { organizationId: user.organizationId }
         : { userId: user.id };
-    return { keys: keyed(await toApiKeys(database.db, await listKeys(database.db, scope))) };
+    const body = { keys: keyed(await toApiKeys(database.db, await listKeys(database.db, scope))) };
+    return tagged(request, reply, digestTag(body), body);
   });
 
-  r.get('/v2/keys/:id', { preHandler: requireRank('user'), schema: { params: keyParams } }, async (request) => {
-    return {
-      keys: keyed(await toApiKeys(database.db, [await reachable(database.db, request.user, request.params.id)])),
-    };
+  r.get('/v2/keys/:id', { preHandler: requireRank('user'), schema: { params: keyParams } }, async (request, reply) => {
+    const [item] = await toApiKeys(database.db, [await reachable(database.db, request.user, request.params.id)]);
+    return tagged(request, reply, keyTag(item!), { keys: keyed([item!]) });
   });
 
   r.post('/v2/keys', { preHandler: requireRank('user'), schema: { body: keyBody } }, async (request, reply) => {
@@ -124,9 +130,10 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
   r.put(
     '/v2/keys/:id',
     { preHandler: requireRank('user'), schema: { params: keyParams, body: keyPatch } },
-    async (request) => {
+    async (request, reply) => {
       const row = await database.transaction(async (tx) => {
         const current = await reachable(tx, request.user, request.params.id, true);
+        checkIfMatch(request, current.updatedAt, STALE_MESSAGES.key);
         // The key's own user bounds its record types, whoever edits it.
         if (request.body.allowedRecordTypes) {
           const [owner] = await tx
@@ -145,6 +152,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
       await verifier.changed(row.id);
       const [item] = await toApiKeys(database.db, [row]);
       await publish(row, item!);
+      reply.header('etag', keyTag(item!));
       return { keys: keyed([item!]) };
     },
   );
@@ -152,12 +160,13 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
   r.post(
     '/v2/keys/:id/rotate',
     { preHandler: requireRank('user'), schema: { params: keyParams, body: rotateBody } },
-    async (request) => {
+    async (request, reply) => {
       const { graceSeconds } = request.body;
       const secret = newSecret();
       const secretFields = await sealed(sealer, secret);
       const row = await database.transaction(async (tx) => {
         const current = await reachable(tx, request.user, request.params.id, true);
+        checkIfMatch(request, current.updatedAt, STALE_MESSAGES.key);
         const grace = graceSeconds > 0;
         const updated = await updateKey(tx, current.id, {
           ...secretFields,
@@ -171,6 +180,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
       await verifier.changed(row.id);
       const [item] = await toApiKeys(database.db, [row]);
       await publish(row, item!);
+      reply.header('etag', keyTag(item!));
       return { keys: keyed([{ ...item!, secret }]) };
     },
   );
@@ -178,6 +188,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: KeyRouteDeps): voi
   r.delete('/v2/keys/:id', { preHandler: requireRank('user'), schema: { params: keyParams } }, async (request) => {
     const row = await database.transaction(async (tx) => {
       const current = await reachable(tx, request.user, request.params.id, true);
+      checkIfMatch(request, current.updatedAt, STALE_MESSAGES.key);
       const revoked = await updateKey(tx, current.id, { deletedAt: new Date() });
       await auditKey(tx, request, 'key.revoke', current.id);
       return revoked;

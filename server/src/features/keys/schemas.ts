@@ -1,6 +1,6 @@
 /** Request bodies of /v2/keys, with the rules a key's settings must keep. */
 import { normalizeCidr } from '@tessera/common/key-settings';
-import { KEY_LIMITS, KEY_MESSAGES } from '@tessera/common/keys';
+import { KEY_LIMITS, KEY_MESSAGES, KEY_MODES, TEST_KEY_PREFIX } from '@tessera/common/keys';
 import { isRecordType } from '@tessera/common/record-types';
 import { nameSchema } from '@tessera/common/schemas/fields';
 import { z } from 'zod';
@@ -48,8 +48,19 @@ const settings = {
   }),
 };
 
-export const keyBody = z.object(settings).partial().required({ name: true }).strict();
-export const keyPatch = z.object(settings).partial().strict();
+const mode = z.enum(KEY_MODES).meta({
+  description: `\`live\` (the default) looks up the identity graph and is metered; \`test\` answers from the sandbox, a fixed public synthetic set, free and unmetered, and is presented as \`Bearer ${TEST_KEY_PREFIX}{keyId}{secret}\`. Fixed for the key's life.`,
+});
+
+export const keyBody = z
+  .object({ ...settings, mode })
+  .partial()
+  .required({ name: true })
+  .strict();
+export const keyPatch = z
+  .object({ ...settings, mode: z.custom<never>(() => false, KEY_MESSAGES.modeFixed) })
+  .partial()
+  .strict();
 export const rotateBody = z
   .object({
     graceSeconds: z

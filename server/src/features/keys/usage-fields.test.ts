@@ -1,7 +1,11 @@
-/** Key replies carry lastUsedAt and callsThisMonth, read from the usage rollups (never from usage itself). */
+/**
+ * Key replies carry lastUsedAt (the time of the latest call) and callsThisMonth, read from the usage rollups and their
+ * tail (never a scan of usage).
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleClient } from '../../test/console-client';
 import { buildTestApp, makeContract, makeOrganization, makeUser, signIn, type TestApp } from '../../test/harness';
+import { rollUpAll } from '../../test/usage-rollups';
 import { load, person } from '../identities/test-people';
 
 let t: TestApp;
@@ -48,12 +52,10 @@ describe('key usage fields', () => {
     expect(listed).toMatchObject({ lastUsedAt: null, callsThisMonth: 0 });
   });
 
-  it("count this month's calls and give the hour of the last one, in the list and the item", async () => {
+  it("count this month's calls and give the time of the last one, in the list and the item", async () => {
     const key = await newKey();
-    const hour = new Date();
-    hour.setUTCMinutes(0, 0, 0);
     for (let i = 0; i < 2; i++) expect((await lookup(key)).statusCode).toBe(200);
-    // A call last month counts for lastUsedAt's history but not for this month.
+    // A call last month counts for lastUsedAt's history but not for this month (a rollup from before last_at).
     const lastMonth = new Date();
     lastMonth.setUTCDate(1);
     lastMonth.setUTCHours(0, 0, 0, 0);
@@ -63,15 +65,40 @@ describe('key usage fields', () => {
        values ('day', $1, $2, $3, $4, 'GET', '/byId', 5), ('hour', $1, $2, $3, $4, 'GET', '/byId', 5)`,
       [lastMonth, organizationId, userId, key.id],
     );
-    // The hour the calls were made in (or the next, should the clock pass the hour meanwhile).
-    const hours = [hour.toISOString(), new Date(hour.getTime() + 3600_000).toISOString()];
-    const item = (await api.get(`/v2/keys/${key.id}`, cookie)).json().keys[key.id];
-    expect(item.callsThisMonth).toBe(2);
-    expect(hours).toContain(item.lastUsedAt);
-    const listed = (await api.get('/v2/keys', cookie)).json().keys[key.id];
-    expect(listed).toMatchObject({ callsThisMonth: 2, lastUsedAt: item.lastUsedAt });
+    // The moment of the latest call as the usage log has it (issue 31: not its hour), before and after a rollup.
+    const [logged] = await t.database.query<{ at: Date | string }>(
+      'select max(at) as at from usage where key_id = $1',
+      [key.id],
+    );
+    const last = new Date(logged!.at).toISOString();
+    for (const when of ['in the tail', 'rolled up']) {
+      if (when === 'rolled up') await rollUpAll(t.database);
+      const item = (await api.get(`/v2/keys/${key.id}`, cookie)).json().keys[key.id];
+      expect(item, when).toMatchObject({ callsThisMonth: 2, lastUsedAt: last });
+      const listed = (await api.get('/v2/keys', cookie)).json().keys[key.id];
+      expect(listed, when).toMatchObject({ callsThisMonth: 2, lastUsedAt: last });
+    }
     const renamed = await api.put(`/v2/keys/${key.id}`, cookie, { name: 'renamed' });
-    expect(renamed.json().keys[key.id]).toMatchObject({ name: 'renamed', callsThisMonth: 2 });
+    expect(renamed.json().keys[key.id]).toMatchObject({ name: 'renamed', callsThisMonth: 2, lastUsedAt: last });
+  });
+
+  it('give an hour rolled up before the last call was kept as that hour, and a later call to the moment', async () => {
+    const key = await newKey();
+    const hourAgo = new Date(Date.now() - 3600_000);
+    hourAgo.setUTCMinutes(0, 0, 0);
+    await t.database.query(
+      `insert into usage_rollups (bucket, at, organization_id, user_id, key_id, method, path, requests)
+       values ('hour', $1, $2, $3, $4, 'GET', '/byId', 1)`,
+      [hourAgo, organizationId, userId, key.id],
+    );
+    const read = async () => (await api.get(`/v2/keys/${key.id}`, cookie)).json().keys[key.id].lastUsedAt;
+    expect(await read()).toBe(hourAgo.toISOString());
+    expect((await lookup(key)).statusCode).toBe(200);
+    const [logged] = await t.database.query<{ at: Date | string }>(
+      'select max(at) as at from usage where key_id = $1',
+      [key.id],
+    );
+    expect(await read()).toBe(new Date(logged!.at).toISOString());
   });
 
   it('answer 401 signed out and 404 for a key out of reach', async () => {

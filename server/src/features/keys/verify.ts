@@ -4,7 +4,7 @@
  * soon as any process changes or revokes the key or its user (a fan-out message, through Redis when configured).
  */
 import { BlockList, isIPv4 } from 'node:net';
-import { KEY_MESSAGES } from '@tessera/common/keys';
+import { KEY_MESSAGES, type KeyMode } from '@tessera/common/keys';
 import { isRecordType } from '@tessera/common/record-types';
 import { hasRank, type Role } from '@tessera/common/roles';
 import type { Database } from '../../db/client';
@@ -21,6 +21,7 @@ export interface VerifiedKey {
   /** The key's record types within its user's; empty: all; a list of no record type: none. */
   allowedRecordTypes: string[];
   rateLimit: number | null;
+  mode: KeyMode;
 }
 
 interface Known {
@@ -37,6 +38,7 @@ interface Known {
   rateLimit: number | null;
   keyTypes: string[];
   legacy: boolean;
+  mode: KeyMode;
   user: { role: Role; active: boolean; organizationId: number | null; types: string[] };
 }
 
@@ -54,6 +56,7 @@ interface KeyRowWithUser {
   rate_limit: number | null;
   allowed_record_types: string[];
   legacy: boolean;
+  mode: KeyMode;
   role: Role;
   active: boolean;
   user_organization_id: number | null;
@@ -62,7 +65,7 @@ interface KeyRowWithUser {
 
 const LOAD = `select k.id, k.user_id, k.organization_id, k.secret_sha256, k.secret_sealed, k.previous_sha256,
   k.previous_sealed, k.previous_valid_until, k.expires_at, k.ip_allowlist, k.rate_limit, k.allowed_record_types,
-  k.legacy, u.role, (u.is_active and u.deleted_at is null) as active, u.organization_id as user_organization_id,
+  k.legacy, k.mode, u.role, (u.is_active and u.deleted_at is null) as active, u.organization_id as user_organization_id,
   u.allowed_record_types as user_types
 from api_keys k join users u on u.id = k.user_id where k.id = $1 and k.deleted_at is null`;
 
@@ -142,6 +145,7 @@ export function createKeyVerifier(deps: {
       rateLimit: row.rate_limit,
       keyTypes: row.allowed_record_types,
       legacy: row.legacy,
+      mode: row.mode,
       user: {
         role: row.role,
         active: row.active,
@@ -197,6 +201,9 @@ export function createKeyVerifier(deps: {
       if (!proven)
         throw new Unauthorized(credential.form === 'bearer' ? KEY_MESSAGES.unknown : KEY_MESSAGES.badSignature);
       // Only a holder of the secret learns anything more about the key.
+      if (credential.test !== (key.mode === 'test')) {
+        throw new Unauthorized(credential.test ? KEY_MESSAGES.notATestKey : KEY_MESSAGES.testPrefixMissing);
+      }
       if (key.expiresAt !== null && key.expiresAt <= at) throw new Unauthorized(KEY_MESSAGES.expired);
       if (!key.user.active || !hasRank(key.user.role, 'user')) throw new Forbidden(KEY_MESSAGES.userInactive);
       if (key.user.organizationId !== key.organizationId) throw new Forbidden(KEY_MESSAGES.userMoved);
@@ -211,6 +218,7 @@ export function createKeyVerifier(deps: {
         role: key.user.role,
         allowedRecordTypes: keyRecordTypes(key.user.types, key.keyTypes),
         rateLimit: key.rateLimit,
+        mode: key.mode,
       };
     },
     async changed(keyId) {

@@ -9,8 +9,7 @@
 
 import { ERROR_CODES } from '@tessera/common/errors';
 import { LOOKUP_ENDPOINT_NAMES, LOOKUP_LIMITS, RATE_WINDOW_MS } from '@tessera/common/lookups';
-import { lookupRecordSchema } from '../identities/lookup-record';
-import { API_VERSION, type Examples, header, inputExtras, type Json, PUBLISHED_SERVER, ref, schemaOf } from './base';
+import { API_VERSION, type Examples, header, type Json, PUBLISHED_SERVER, ref } from './base';
 import capturedExamples from './examples.json';
 import {
   DELETED,
@@ -21,6 +20,7 @@ import {
   REQUEST_ID_SCHEMA,
   SECURITY_SCHEMES,
 } from './http-parts';
+import { batchResult, identitySchemas, lookupResult } from './identity-schemas';
 import { API_KEY, KEY_ID, keyPaths } from './key-paths';
 import { lookupPaths } from './lookup-paths';
 import { TEMPLATE, TEMPLATE_ID, TEMPLATE_VERSION, templatePaths } from './template-paths';
@@ -30,97 +30,15 @@ export { API_VERSION, type CapturedExample, type Examples, inputExtras, PUBLISHE
 // ---------------------------------------------------------------------------------------------------------------
 // Components and the document
 
-function identitySchemas(): Record<string, Json> {
-  const record = schemaOf(lookupRecordSchema, 'output');
-  // Open at its top level so FullIdentity can add score and matchedOn, and close it (unevaluatedProperties).
-  const { additionalProperties: _closed, ...open } = record;
-  const scored = {
-    score: { type: 'number', minimum: 0, maximum: 100, description: 'How sure the match is, 0 to 100.' },
-    matchedOn: {
-      type: 'array',
-      items: { type: 'string' },
-      description: 'The inputs it matched on (email, phone, pii, ...).',
-    },
-    explain: { type: 'object', description: "With explain=true: each field's contribution to the score." },
-  };
-  return {
-    LookupRecord: open,
-    FullIdentity: {
-      title: 'Identity (Full template)',
-      description:
-        'An identity as the default template, Full (id 1), returns it: its score and what it matched on, then the whole lookup record (LookupRecord). Record types the caller may not see are empty.',
-      type: 'object',
-      allOf: [ref('LookupRecord')],
-      required: ['score', 'matchedOn'],
-      properties: scored,
-      unevaluatedProperties: false,
-    },
-    Identity: {
-      description:
-        'An identity shaped by another template: its score and what it matched on, then whatever fields the template makes (free-form).',
-      type: 'object',
-      required: ['score', 'matchedOn'],
-      properties: scored,
-      additionalProperties: true,
-    },
-    Identities: {
-      type: 'array',
-      description: 'Identities, best score first: FullIdentity with the Full template, Identity with any other.',
-      items: { anyOf: [ref('FullIdentity'), ref('Identity')] },
-    },
-  };
-}
-
 function components(examples: Examples): Json {
-  const extras = inputExtras();
   return {
     securitySchemes: SECURITY_SCHEMES,
     headers: HEADERS,
     responses: errorResponses(examples),
     schemas: {
       ...identitySchemas(),
-      LookupResult: {
-        type: 'object',
-        description: 'The reply to a GET lookup.',
-        required: ['requestId', 'identities'],
-        properties: {
-          requestId: REQUEST_ID_SCHEMA,
-          identities: ref('Identities'),
-        },
-        additionalProperties: false,
-      },
-      BatchResult: {
-        type: 'object',
-        description: 'The reply to a POST lookup.',
-        required: ['requestId', 'results'],
-        properties: {
-          requestId: REQUEST_ID_SCHEMA,
-          results: {
-            type: 'array',
-            description: 'One result per input, in the order of the inputs.',
-            items: {
-              type: 'object',
-              required: ['input', 'identities'],
-              properties: {
-                input: {
-                  description:
-                    'The input as sent: the string, or its named inputs (blank ones left out) without extra fields.',
-                  anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
-                },
-                identities: ref('Identities'),
-                ...Object.fromEntries(
-                  Object.entries(extras).map(([name, schema]) => [
-                    name,
-                    { ...schemaOf(schema, 'output'), description: `The input's ${name}, echoed as sent.` },
-                  ]),
-                ),
-              },
-              additionalProperties: false,
-            },
-          },
-        },
-        additionalProperties: false,
-      },
+      LookupResult: lookupResult(ref('Identities')),
+      BatchResult: batchResult(ref('Identities')),
       ApiKey: API_KEY,
       ApiKeys: {
         type: 'object',
@@ -211,6 +129,20 @@ export function openApiDocument(options: { publicUrl?: string; examples?: Exampl
   for (const endpoint of LOOKUP_ENDPOINT_NAMES) paths[`/v2/identities/${endpoint}`] = lookupPaths(endpoint, examples);
   Object.assign(paths, keyPaths(examples), templatePaths(examples));
   const openApi = examples.operations.openApi;
+  const documentHeaders = {
+    'X-Request-Id': header('XRequestId'),
+    'Cache-Control': {
+      description: 'Kept for five minutes: `public, max-age=300`.',
+      required: true,
+      schema: { type: 'string', const: 'public, max-age=300' },
+    },
+    ETag: {
+      description:
+        'The version of this document (weak: the same whether compressed or not). Send it back as If-None-Match to get 304 while it is unchanged.',
+      required: true,
+      schema: { type: 'string', pattern: '^W/"[A-Za-z0-9_-]+"$' },
+    },
+  };
   paths['/v2/openapi.json'] = {
     get: {
       operationId: 'openApi',
@@ -218,17 +150,20 @@ export function openApiDocument(options: { publicUrl?: string; examples?: Exampl
       description: 'The OpenAPI 3.1 document of the API, to anyone. Published as docs/openapi.json.',
       tags: ['Reference'],
       security: [],
+      parameters: [
+        {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description:
+            'The ETag of a copy already held (or several, comma-separated, or `*`): answered 304 while it is current.',
+          schema: { type: 'string' },
+        },
+      ],
       responses: {
         '200': {
           description: 'This document.',
-          headers: {
-            'X-Request-Id': header('XRequestId'),
-            'Cache-Control': {
-              description: 'Kept for five minutes: `public, max-age=300`.',
-              required: true,
-              schema: { type: 'string', const: 'public, max-age=300' },
-            },
-          },
+          headers: { ...documentHeaders, 'Content-Encoding': header('ContentEncoding') },
           content: {
             'application/json': {
               schema: {
@@ -246,6 +181,10 @@ export function openApiDocument(options: { publicUrl?: string; examples?: Exampl
                 : {}),
             },
           },
+        },
+        '304': {
+          description: 'Unchanged since the copy whose ETag the request named in If-None-Match: use that copy.',
+          headers: documentHeaders,
         },
         ...errors({ '400': 'The request URL is malformed.', '500': null, '503': null }),
       },

@@ -14,13 +14,14 @@ export const REQUEST_ID_SCHEMA: Json = {
   minLength: 1,
   maxLength: REQUEST_ID.maxLength,
   pattern: REQUEST_ID.pattern.source.replace(`{1,${REQUEST_ID.maxLength}}`, '+'),
-  description: 'Equal to the X-Request-Id header: the one the request carried, else a UUID the server made.',
+  description:
+    "Equal to the X-Request-Id header: the one the request carried, else a UUID the server made; in a replayed reply (Idempotent-Replayed), the first request's.",
 };
 
 export const HEADERS: Record<string, Json> = {
   XRequestId: {
     description:
-      "The request's id: the X-Request-Id the request carried, else a UUID the server made. Also in every error body as `requestId`: quote it when asking about a call.",
+      "The request's id: the X-Request-Id the request carried, else a UUID the server made; a replayed reply (Idempotent-Replayed) keeps the id of the request that ran and was charged, as its body does. Also in every error body as `requestId`: quote it when asking about a call.",
     required: true,
     schema: { type: 'string', minLength: 1, maxLength: REQUEST_ID.maxLength },
   },
@@ -96,6 +97,14 @@ interface ErrorStatus {
   headers?: Json;
 }
 /** Every error status the API answers with, and what it means in general; operations say what it means for them. */
+/** The entity tag of a key, a template or their lists (issue 31, common/etag.ts). */
+export const ETAG_HEADER = {
+  description:
+    "The entity tag. An item's starts with its version (its updatedAt in milliseconds, base 36; every change moves it), and a key's adds after a dot a digest of its usage figures, which change with calls rather than edits; a list's is a digest of the whole reply. Send it as If-None-Match to be told 304 while nothing changed, and an item's as If-Match on an edit.",
+  required: true,
+  schema: { type: 'string', pattern: '^"[^"]*"$', examples: ['"mihx3k2o.3qTnC1b0ZkQ"'] },
+};
+
 export const ERROR_STATUSES: Record<string, ErrorStatus> = {
   '400': {
     name: 'BadRequest',
@@ -120,6 +129,12 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
   },
   '404': { name: 'NotFound', description: 'The item does not exist or is out of your reach.' },
   '409': { name: 'Conflict', description: 'The request conflicts with the current state (see the operation).' },
+  '412': {
+    name: 'PreconditionFailed',
+    description:
+      'Precondition Failed: the item changed after the version If-Match names was loaded, and nothing was changed (`code` precondition_failed). ETag is its current version: reload it, then make the change again.',
+    headers: { ETag: { ...ETAG_HEADER, description: "The item's current version." } },
+  },
   '413': { name: 'PayloadTooLarge', description: 'The request body is over 10 MB.' },
   '415': {
     name: 'UnsupportedMediaType',
@@ -209,7 +224,7 @@ export const SECURITY_SCHEMES = {
     in: 'cookie',
     name: SESSION_COOKIE,
     description:
-      "A console session (sign in at /auth/login). Calls that change something also need the header `X-Requested-With: XMLHttpRequest` and, when the browser sends an Origin, this server's origin. A request with an Authorization header is never taken as a session.",
+      "A console session (sign in at /auth/login). Calls that change something also need the header `X-Requested-With` (any value; the console sends `XMLHttpRequest`) and, when the browser sends an Origin, this server's origin. A request with an Authorization header is never taken as a session.",
   },
 };
 
@@ -224,14 +239,16 @@ export const CONTENT_ENCODING = {
   example: 'gzip',
 };
 
+/** The server takes any value but none (http/origin.ts): what matters is that a cross-site form cannot send it. */
 export const requestedWith = (required: boolean) => ({
   name: 'X-Requested-With',
   in: 'header',
   required,
-  schema: { type: 'string', const: 'XMLHttpRequest' },
+  schema: { type: 'string', minLength: 1 },
+  example: 'XMLHttpRequest',
   description: required
-    ? 'Console calls that change something carry it (a cross-site form cannot); without it 403.'
-    : 'Needed (as `XMLHttpRequest`) only when calling with a console session rather than an API key; without it such a call answers 403.',
+    ? 'Console calls that change something carry it, with any value (the console sends `XMLHttpRequest`): a cross-site form cannot; without it, or empty, 403.'
+    : 'Needed, with any value (the console sends `XMLHttpRequest`), only when calling with a console session rather than an API key; without it such a call answers 403.',
 });
 
 export const DELETED = (id: Json) => ({

@@ -1,16 +1,48 @@
 /** The OpenAPI paths of API key management (/v2/keys...). */
+import { KEY_MODES } from '@tessera/common/keys';
 import { keyBody, keyPatch, rotateBody } from '../keys/schemas';
 import { type Examples, type Json, ref } from './base';
 import {
+  BASE_HEADERS,
   BODY_ERRORS,
   CONSOLE_ERRORS,
   CONSOLE_SECURITY,
   CONTENT_ENCODING,
+  ETAG_HEADER,
   errors,
   jsonBody,
   jsonReply,
   requestedWith,
 } from './http-parts';
+
+/**
+ * Conditional requests on keys and templates (issue 31, common/etag.ts): ETag on their replies, If-None-Match on
+ * reads (304), If-Match on edits (412). Shared with template-paths.ts.
+ */
+export const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'ETags from earlier replies (or `*`): 304 with no body while the reply would carry one of them.',
+  schema: { type: 'string' },
+};
+export const IF_MATCH = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    "The ETag of the item as you loaded it (or `*`): the change is made only if the item's version is still that one, else 412 and nothing changes. A key's usage figures (after the dot) are not compared, so a key in use can be edited. A weak tag (W/) never matches. Without it, the change is made whatever happened meanwhile.",
+  schema: { type: 'string' },
+};
+/** A reply as `reply` says, carrying its ETag. */
+export const withETag = (reply: Json): Json => ({ ...reply, headers: { ...reply.headers, ETag: ETAG_HEADER } });
+export const NOT_MODIFIED = {
+  description: 'Not modified: If-None-Match named the current ETag. No body.',
+  headers: { ...BASE_HEADERS, ETag: ETAG_HEADER },
+};
+/** 412 of an edit of a `what`. */
+export const stale = (what: string): Json =>
+  errors({ '412': `The ${what} changed after the version If-Match names was loaded: nothing was changed.` });
 
 export const KEY_ID = {
   type: 'string',
@@ -41,6 +73,11 @@ export const API_KEY = {
   properties: {
     id: KEY_ID,
     name: { type: 'string', description: "The key's name." },
+    mode: {
+      type: 'string',
+      enum: [...KEY_MODES],
+      description: '`live` looks up the identity graph and is metered; `test` answers from the sandbox, free.',
+    },
     userId: { type: 'integer', description: 'The user the key acts for.' },
     organizationId: { type: ['integer', 'null'], description: "The user's organization when the key was made." },
     lastFour: { type: 'string', description: 'The last four characters of the secret.' },
@@ -67,7 +104,8 @@ export const API_KEY = {
     lastUsedAt: {
       type: ['string', 'null'],
       format: 'date-time',
-      description: 'The start of the hour (UTC) of the latest call made with the key; null if never used.',
+      description:
+        'When the latest call made with the key was metered, to the millisecond (UTC); null if never used. Calls rolled up before this was kept give the start of their hour.',
     },
     callsThisMonth: { type: 'integer', description: 'Calls made with the key since the start of this month (UTC).' },
     secret: { type: 'string', description: 'Only in the reply to a creation or rotation: shown once.' },
@@ -96,8 +134,10 @@ export function keyPaths(examples: Examples): Record<string, Json> {
           "Your live keys; an organization administrator's: the organization's; super and root: every key. Keyed by id.",
         tags,
         security: CONSOLE_SECURITY,
+        parameters: [IF_NONE_MATCH],
         responses: {
-          '200': jsonReply('The keys, by id.', ref('ApiKeys'), ex('listKeys')),
+          '200': withETag(jsonReply('The keys, by id.', ref('ApiKeys'), ex('listKeys'))),
+          '304': NOT_MODIFIED,
           ...errors({ '401': null, '451': null, '500': null, '503': null }),
         },
       },
@@ -123,9 +163,10 @@ export function keyPaths(examples: Examples): Record<string, Json> {
         description: "One key you may manage (yours; as an administrator, your organization members').",
         tags,
         security: CONSOLE_SECURITY,
-        parameters: [keyId('getKey')],
+        parameters: [keyId('getKey'), IF_NONE_MATCH],
         responses: {
-          '200': jsonReply('The key.', ref('ApiKeys'), ex('getKey')),
+          '200': withETag(jsonReply('The key.', ref('ApiKeys'), ex('getKey'))),
+          '304': NOT_MODIFIED,
           ...errors({ ...CONSOLE_ERRORS, ...notFound }),
         },
       },
@@ -136,10 +177,11 @@ export function keyPaths(examples: Examples): Record<string, Json> {
           "Changes any of the key's settings; the others stay. Every server process applies the change at once. Record types are bounded by the key's own user's.",
         tags,
         security: CONSOLE_SECURITY,
-        parameters: [keyId('updateKey'), requestedWith(true), CONTENT_ENCODING],
+        parameters: [keyId('updateKey'), requestedWith(true), CONTENT_ENCODING, IF_MATCH],
         requestBody: jsonBody(keyPatch, ex('updateKey')),
         responses: {
-          '200': jsonReply('The changed key.', ref('ApiKeys'), ex('updateKey')),
+          '200': withETag(jsonReply('The changed key.', ref('ApiKeys'), ex('updateKey'))),
+          ...stale('key'),
           ...errors({ ...CONSOLE_ERRORS, ...BODY_ERRORS, ...notFound }),
         },
       },
@@ -149,7 +191,7 @@ export function keyPaths(examples: Examples): Record<string, Json> {
         description: 'Revokes the key: refused by every server process from now on. Cannot be undone.',
         tags,
         security: CONSOLE_SECURITY,
-        parameters: [keyId('revokeKey'), requestedWith(true)],
+        parameters: [keyId('revokeKey'), requestedWith(true), IF_MATCH],
         responses: {
           '200': jsonReply(
             'The key marked deleted: `{keys: {id: {id, deletedAt}}}`.',
@@ -160,6 +202,7 @@ export function keyPaths(examples: Examples): Record<string, Json> {
             },
             ex('revokeKey'),
           ),
+          ...stale('key'),
           ...errors({ ...CONSOLE_ERRORS, ...notFound }),
         },
       },
@@ -172,10 +215,11 @@ export function keyPaths(examples: Examples): Record<string, Json> {
           'Gives the key a new secret, shown this once. With graceSeconds the previous secret keeps working that long (previousValidUntil), so clients can switch without downtime.',
         tags,
         security: CONSOLE_SECURITY,
-        parameters: [keyId('rotateKey'), requestedWith(true), CONTENT_ENCODING],
+        parameters: [keyId('rotateKey'), requestedWith(true), CONTENT_ENCODING, IF_MATCH],
         requestBody: jsonBody(rotateBody, ex('rotateKey'), false),
         responses: {
-          '200': jsonReply('The key with its new secret, shown this once.', ref('ApiKeys'), ex('rotateKey')),
+          '200': withETag(jsonReply('The key with its new secret, shown this once.', ref('ApiKeys'), ex('rotateKey'))),
+          ...stale('key'),
           ...errors({ ...CONSOLE_ERRORS, ...BODY_ERRORS, ...notFound }),
         },
       },

@@ -21,6 +21,7 @@ import {
   REQUEST_ID_SCHEMA,
   requestedWith,
 } from './http-parts';
+import { batchResult, lookupResult, TEMPLATED_IDENTITIES } from './identity-schemas';
 
 export type OptionName = (typeof OPTION_NAMES)[number];
 /** What each option of optionsSchema does and its default: a new option without words here fails typecheck. */
@@ -139,9 +140,23 @@ export const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 /** The query parameters of an example request, e.g. { email: 'a@b.example', limit: '3' }. */
 export const queryOf = (example: CapturedExample | undefined) => example?.request.query ?? {};
 
-export function jsonAndCsv(schema: Json, example: CapturedExample | undefined): Json {
+/**
+ * Where a lookup's 200 declares its reply with a template other than Full (decision 0058): beside the default reply's
+ * schema, not in a union with it, which would leave every field of the Full record untyped in a generated client.
+ */
+export const TEMPLATED_REPLY = 'x-templated';
+
+/** The 200 of a GET or POST lookup: `name` (LookupResult, BatchResult) as JSON, Templated{name} beside it, or CSV. */
+export function jsonAndCsv(name: 'LookupResult' | 'BatchResult', example: CapturedExample | undefined): Json {
   return {
-    'application/json': { schema, ...(example?.json !== undefined ? { example: example.json } : {}) },
+    'application/json': {
+      schema: ref(name),
+      [TEMPLATED_REPLY]: {
+        description: `With \`template\` naming a template other than Full (1), each identity is as that template shapes it (Identity): this schema in place of ${name}.`,
+        schema: (name === 'LookupResult' ? lookupResult : batchResult)(TEMPLATED_IDENTITIES),
+      },
+      ...(example?.json !== undefined ? { example: example.json } : {}),
+    },
     'text/csv': {
       schema: {
         type: 'string',
@@ -222,7 +237,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
         '200': {
           description: 'The identities found, best score first; an empty list when nothing matches.',
           headers: { ...okHeaders, 'Content-Disposition': header('ContentDisposition') },
-          content: jsonAndCsv(ref('LookupResult'), get),
+          content: jsonAndCsv('LookupResult', get),
         },
         ...errors({ ...common, '409': 'The X-Request-Id was used already for another request.' }),
       },
@@ -263,7 +278,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
         '200': {
           description: "Each input's identities, in the order of the inputs.",
           headers: batchHeaders,
-          content: jsonAndCsv(ref('BatchResult'), post),
+          content: jsonAndCsv('BatchResult', post),
         },
         ...errors({
           ...common,

@@ -10,6 +10,7 @@ import {
   jsonReply,
   requestedWith,
 } from './http-parts';
+import { IF_MATCH, IF_NONE_MATCH, NOT_MODIFIED, stale, withETag } from './key-paths';
 
 export const TEMPLATE_ID = { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'The template id.' };
 
@@ -101,7 +102,8 @@ export function templatePaths(examples: Examples): Record<string, Json> {
     '503': null,
   };
   const notEditable = { '403': 'You may see the template but not edit it.' };
-  const reply = (id: string, words: string) => jsonReply(words, ref('Templates'), ex(id));
+  const reply = (id: string, words: string) => withETag(jsonReply(words, ref('Templates'), ex(id)));
+  const staleTemplate = stale('template');
   return {
     '/v2/templates': {
       get: {
@@ -111,8 +113,10 @@ export function templatePaths(examples: Examples): Record<string, Json> {
           "The templates you may use: the system templates (Full, id 1, and the others), your organization's and those naming you in adminIds; super and root: all. Without versions.",
         tags,
         security: CONSOLE_SECURITY,
+        parameters: [IF_NONE_MATCH],
         responses: {
           '200': reply('listTemplates', 'The templates, by id.'),
+          '304': NOT_MODIFIED,
           ...errors({ '401': null, '403': CONSOLE_ERRORS['403'], '500': null, '503': null }),
         },
       },
@@ -143,9 +147,10 @@ export function templatePaths(examples: Examples): Record<string, Json> {
         description: 'One template you may see, with every published version.',
         tags,
         security: CONSOLE_SECURITY,
-        parameters: [templateId('getTemplate')],
+        parameters: [templateId('getTemplate'), IF_NONE_MATCH],
         responses: {
           '200': reply('getTemplate', 'The template with its versions.'),
+          '304': NOT_MODIFIED,
           ...errors({ ...CONSOLE_ERRORS, ...notFound }),
         },
       },
@@ -156,10 +161,11 @@ export function templatePaths(examples: Examples): Record<string, Json> {
           'Changes the name, description or adminIds, and with an expression saves the draft (replacing the open one). Lookups keep using the published version until the draft is published.',
         tags,
         security: CONSOLE_SECURITY,
-        parameters: [templateId('updateTemplate'), requestedWith(true), CONTENT_ENCODING],
+        parameters: [templateId('updateTemplate'), requestedWith(true), CONTENT_ENCODING, IF_MATCH],
         requestBody: jsonBody(updateTemplateBody, ex('updateTemplate')),
         responses: {
           '200': reply('updateTemplate', 'The changed template.'),
+          ...staleTemplate,
           ...errors({ ...CONSOLE_ERRORS, ...BODY_ERRORS, ...notEditable, ...notFound }),
         },
       },
@@ -169,7 +175,7 @@ export function templatePaths(examples: Examples): Record<string, Json> {
         description: 'Deletes the template: lookups naming it answer 404 from now on.',
         tags,
         security: CONSOLE_SECURITY,
-        parameters: [templateId('deleteTemplate'), requestedWith(true)],
+        parameters: [templateId('deleteTemplate'), requestedWith(true), IF_MATCH],
         responses: {
           '200': jsonReply(
             'The template marked deleted: `{templates: {id: {id, deletedAt}}}`.',
@@ -180,6 +186,7 @@ export function templatePaths(examples: Examples): Record<string, Json> {
             },
             ex('deleteTemplate'),
           ),
+          ...staleTemplate,
           ...errors({ ...CONSOLE_ERRORS, ...notEditable, ...notFound }),
         },
       },
@@ -191,9 +198,10 @@ export function templatePaths(examples: Examples): Record<string, Json> {
         description: 'Makes the open draft the next published version, which lookups use from now on.',
         tags,
         security: CONSOLE_SECURITY,
-        parameters: [templateId('publishTemplate'), requestedWith(true)],
+        parameters: [templateId('publishTemplate'), requestedWith(true), IF_MATCH],
         responses: {
           '200': reply('publishTemplate', 'The template with its new version.'),
+          ...staleTemplate,
           ...errors({ ...CONSOLE_ERRORS, ...notEditable, ...notFound, '409': 'The template has no draft to publish.' }),
         },
       },
@@ -205,10 +213,11 @@ export function templatePaths(examples: Examples): Record<string, Json> {
         description: "Makes a published version's expression the open draft; publish it to use it again.",
         tags,
         security: CONSOLE_SECURITY,
-        parameters: [templateId('restoreTemplate'), requestedWith(true), CONTENT_ENCODING],
+        parameters: [templateId('restoreTemplate'), requestedWith(true), CONTENT_ENCODING, IF_MATCH],
         requestBody: jsonBody(restoreBody, ex('restoreTemplate')),
         responses: {
           '200': reply('restoreTemplate', 'The template with the restored draft.'),
+          ...staleTemplate,
           ...errors({
             ...CONSOLE_ERRORS,
             ...BODY_ERRORS,

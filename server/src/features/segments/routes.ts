@@ -161,6 +161,7 @@ export function registerSegmentRoutes(app: FastifyInstance, deps: ExportDeps): v
         allowedRecordTypes: user.allowedRecordTypes,
         keyId: null,
         rateLimit: null,
+        mode: 'live' as const,
       };
       return streamSegmentExport(deps, segment, caller, request.query.template, request, reply);
     },

@@ -34,6 +34,12 @@ interface RawRow extends Omit<TemplateRow, 'draft' | 'createdAt' | 'updatedAt' |
 
 const date = (d: Date | string) => new Date(d);
 
+/**
+ * A template's updatedAt is its version (If-Match, common/etag.ts): every change moves it by at least a millisecond,
+ * even two within one (it is read to the millisecond).
+ */
+const BUMP = sql.raw(`updated_at = greatest(now(), updated_at + interval '1 millisecond')`);
+
 async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
@@ -163,7 +169,7 @@ export async function updateTemplate(
       name = coalesce(${values.name ?? null}, name),
       description = coalesce(${values.description ?? null}, description),
       admin_ids = coalesce(${values.adminIds ? `{${values.adminIds.join(',')}}` : null}::integer[], admin_ids),
-      updated_at = now()
+      ${BUMP}
     where id = ${id}`);
 }
 
@@ -181,7 +187,7 @@ export async function saveDraft(db: Executor, id: number, expression: string, by
     await db.execute(sql`insert into template_versions (template_id, version, expression, created_by)
       values (${id}, ${(latest?.version ?? 0) + 1}, ${expression}, ${by})`);
   }
-  await db.execute(sql`update templates set updated_at = now() where id = ${id}`);
+  await db.execute(sql`update templates set ${BUMP} where id = ${id}`);
 }
 
 /** Makes the open draft the next published version; its number, or null when there is no draft. */
@@ -189,7 +195,7 @@ export async function publishDraft(db: Executor, row: TemplateRow): Promise<numb
   if (!row.draft) return null;
   await db.execute(sql`update template_versions set published_at = now()
     where template_id = ${row.id} and version = ${row.draft.version} and published_at is null`);
-  await db.execute(sql`update templates set updated_at = now() where id = ${row.id}`);
+  await db.execute(sql`update templates set ${BUMP} where id = ${row.id}`);
   return row.draft.version;
 }
 
@@ -205,7 +211,7 @@ export async function versionExpression(db: Executor, id: number, version: numbe
 export async function softDelete(db: Executor, id: number): Promise<Date> {
   const [row] = await rows<{ deletedAt: Date | string }>(
     db,
-    sql`update templates set deleted_at = now(), updated_at = now() where id = ${id} returning deleted_at as "deletedAt"`,
+    sql`update templates set deleted_at = now(), ${BUMP} where id = ${id} returning deleted_at as "deletedAt"`,
   );
   return date(row!.deletedAt);
 }

@@ -3,6 +3,7 @@
  * an unsaved expression. Out of sight answers 404, like missing; in sight but not editable, 403 (decision 0007).
  */
 import type { User } from '@tessera/common/entities';
+import { STALE_MESSAGES } from '@tessera/common/etag';
 import { hasRank } from '@tessera/common/roles';
 import { organizationChannel, selfChannel } from '@tessera/common/socket';
 import {
@@ -11,7 +12,7 @@ import {
   positionIn,
   type Template,
 } from '@tessera/common/templates';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database, Executor } from '../../db/client';
 import { requireRank } from '../../http/auth';
@@ -19,6 +20,7 @@ import { BadRequest, Conflict, Forbidden, NotFound } from '../../http/errors';
 import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
 import { type AuditAction, actorOf, audit } from '../audit/record';
+import { checkIfMatch, digestTag, itemTag, tagged } from '../conditional/preconditions';
 import type { LookupDeps } from '../identities/service';
 import {
   findTemplate,
@@ -114,9 +116,11 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
     return row;
   }
 
-  async function editable(db: Executor, user: User, id: number): Promise<TemplateRow> {
-    const row = await visible(db, user, id, true);
-    if (!mayEdit(user, row)) throw new Forbidden(TEMPLATE_API_MESSAGES.notEditable);
+  /** The template locked for the edit; 412 when the request's If-Match names a version it has moved on from. */
+  async function editable(db: Executor, request: FastifyRequest, id: number): Promise<TemplateRow> {
+    const row = await visible(db, request.user, id, true);
+    if (!mayEdit(request.user, row)) throw new Forbidden(TEMPLATE_API_MESSAGES.notEditable);
+    checkIfMatch(request, row.updatedAt, STALE_MESSAGES.template);
     return row;
   }
 
@@ -143,27 +147,31 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
     return toTemplate(row, await listVersions(db, id));
   }
 
-  async function changed(id: number): Promise<{ templates: Record<string, Template> }> {
+  /** The changed template, pushed, and as the reply with its new ETag. */
+  async function changed(id: number, out: FastifyReply): Promise<{ templates: Record<string, Template> }> {
     const item = await reply(database.db, id);
     await publish(item, item);
+    out.header('etag', itemTag(item.updatedAt));
     return { templates: keyed([item]) };
   }
 
-  r.get('/v2/templates', signedIn, async (request) => {
+  r.get('/v2/templates', signedIn, async (request, reply) => {
     const { user } = request;
     const rows = await listTemplates(
       database.db,
       hasRank(user.role, 'super') ? null : { userId: user.id, organizationId: user.organizationId },
     );
-    return { templates: keyed(rows.map((row) => toTemplate(row))) };
+    const body = { templates: keyed(rows.map((row) => toTemplate(row))) };
+    return tagged(request, reply, digestTag(body), body);
   });
 
-  r.get('/v2/templates/:id', { ...signedIn, schema: { params: templateParams } }, async (request) => {
+  r.get('/v2/templates/:id', { ...signedIn, schema: { params: templateParams } }, async (request, reply) => {
     const row = await visible(database.db, request.user, request.params.id);
-    return { templates: keyed([toTemplate(row, await listVersions(database.db, row.id))]) };
+    const body = { templates: keyed([toTemplate(row, await listVersions(database.db, row.id))]) };
+    return tagged(request, reply, itemTag(row.updatedAt.toISOString()), body);
   });
 
-  r.post('/v2/templates', { ...signedIn, schema: { body: createTemplateBody } }, async (request) => {
+  r.post('/v2/templates', { ...signedIn, schema: { body: createTemplateBody } }, async (request, out) => {
     const { user } = request;
     const body = request.body;
     const organizationId = body.organizationId === undefined ? user.organizationId : body.organizationId;
@@ -195,46 +203,46 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
       await auditTemplate(tx, request, 'template.create', created);
       return created;
     });
-    return changed(id);
+    return changed(id, out);
   });
 
   r.put(
     '/v2/templates/:id',
     { ...signedIn, schema: { params: templateParams, body: updateTemplateBody } },
-    async (request) => {
+    async (request, out) => {
       const { user, body } = request;
       if (body.expression !== undefined) checkExpression(body.expression);
       // One transaction: a save refused part-way leaves the template and its previous draft as they were.
       await database.transaction(async (tx) => {
-        const row = await editable(tx, user, request.params.id);
+        const row = await editable(tx, request, request.params.id);
         if (body.adminIds) await checkGrants(tx, user, body.adminIds, row.adminIds);
         await updateTemplate(tx, row.id, body);
         if (body.expression !== undefined) await saveDraft(tx, row.id, body.expression, user.id);
         await auditTemplate(tx, request, 'template.update', row.id, { fields: Object.keys(body) });
       });
-      return changed(request.params.id);
+      return changed(request.params.id, out);
     },
   );
 
-  r.post('/v2/templates/:id/publish', { ...signedIn, schema: { params: templateParams } }, async (request) => {
+  r.post('/v2/templates/:id/publish', { ...signedIn, schema: { params: templateParams } }, async (request, out) => {
     await database.transaction(async (tx) => {
-      const row = await editable(tx, request.user, request.params.id);
+      const row = await editable(tx, request, request.params.id);
       if (row.draft) checkExpression(row.draft.expression);
       const version = await publishDraft(tx, row);
       if (version === null) throw new Conflict(TEMPLATE_API_MESSAGES.noDraft);
       await auditTemplate(tx, request, 'template.publish', row.id, { version });
     });
     store.forget(request.params.id);
-    return changed(request.params.id);
+    return changed(request.params.id, out);
   });
 
   r.post(
     '/v2/templates/:id/restore',
     { ...signedIn, schema: { params: templateParams, body: restoreBody } },
-    async (request) => {
+    async (request, out) => {
       const { version } = request.body;
       await database.transaction(async (tx) => {
-        const row = await editable(tx, request.user, request.params.id);
+        const row = await editable(tx, request, request.params.id);
         const expression = await versionExpression(tx, row.id, version);
         if (expression === null) {
           const message = TEMPLATE_API_MESSAGES.noVersion(version);
@@ -243,13 +251,13 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
         await saveDraft(tx, row.id, expression, request.user.id);
         await auditTemplate(tx, request, 'template.restore', row.id, { version });
       });
-      return changed(request.params.id);
+      return changed(request.params.id, out);
     },
   );
 
   r.delete('/v2/templates/:id', { ...signedIn, schema: { params: templateParams } }, async (request) => {
     const { row, at } = await database.transaction(async (tx) => {
-      const row = await editable(tx, request.user, request.params.id);
+      const row = await editable(tx, request, request.params.id);
       const at = await softDelete(tx, row.id);
       await auditTemplate(tx, request, 'template.delete', row.id);
       return { row, at };

@@ -16,7 +16,10 @@ export interface RateDecision {
   remaining: number;
   /** Seconds until the window has room again for one more (0 when allowed). */
   retryAfter: number;
-  /** Seconds until a call will be served again when refused (as retryAfter); otherwise until this window ends. */
+  /**
+   * The same on every reply: seconds until a call past the `remaining` left is served (were those spent at once). On
+   * a refusal, as retryAfter; on a 200 with none left, when the next call is served.
+   */
   reset: number;
 }
 
@@ -24,6 +27,35 @@ export interface SlidingLimiter {
   hit(key: string, limit: number, windowMs: number): Promise<RateDecision>;
   close(): Promise<void>;
 }
+
+/**
+ * Whether one more call fits: previous × (1 − elapsed / W) + current + 1 ≤ limit, multiplied out by W so that whole
+ * milliseconds compare exactly (the script on Redis makes the same comparison), and a reset's second is never lost
+ * to rounding.
+ */
+export function fits(current: number, previous: number, limit: number, windowMs: number, elapsedMs: number): boolean {
+  return previous * (windowMs - elapsedMs) + (current + 1) * windowMs <= limit * windowMs;
+}
+
+/** The least a / b rounded up, for whole a and b > 0. */
+const ceilDiv = (a: number, b: number) => Math.ceil(a / b);
+
+/**
+ * Milliseconds from `elapsedMs` until one more call fits after `calls` in this window and `previous` in the one
+ * before: in this window once enough of the previous one has slid out, else in the next, where this window's calls
+ * are the previous ones.
+ */
+function msUntilRoom(calls: number, previous: number, limit: number, windowMs: number, elapsedMs: number): number {
+  if (calls + 1 <= limit) {
+    if (previous === 0) return 0;
+    const at = Math.max(elapsedMs, ceilDiv(windowMs * (previous + calls + 1 - limit), previous));
+    if (at < windowMs) return at - elapsedMs;
+  }
+  const inNext = Math.max(0, ceilDiv(windowMs * (calls + 1 - limit), Math.max(calls, 1)));
+  return windowMs - elapsedMs + inNext;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /** The decision from the two windows' counts (`current` already including this call when allowed). */
 export function decide(
@@ -34,19 +66,14 @@ export function decide(
   windowMs: number,
   elapsedMs: number,
 ): RateDecision {
-  const weight = 1 - elapsedMs / windowMs;
-  const estimate = previous * weight + current;
-  const reset = Math.max(1, Math.ceil((windowMs - elapsedMs) / 1000));
   if (allowed) {
-    return { allowed, limit, remaining: Math.max(0, Math.floor(limit - estimate)), retryAfter: 0, reset };
+    // limit − estimate, multiplied out by W as in fits(): the calls that still fit now.
+    const room = limit * windowMs - previous * (windowMs - elapsedMs) - current * windowMs;
+    const remaining = Math.max(0, Math.floor(room / windowMs));
+    const reset = seconds(msUntilRoom(current + remaining, previous, limit, windowMs, elapsedMs));
+    return { allowed, limit, remaining, retryAfter: 0, reset };
   }
-  // When will previous * (1 - t / W) + current + 1 <= limit hold in this window? If not before it ends, then in the
-  // next, where this window's calls are the previous ones: current * (1 - t' / W) + 1 <= limit.
-  const left = windowMs - elapsedMs;
-  const inThis =
-    current + 1 <= limit && previous > 0 ? windowMs * (1 - (limit - current - 1) / previous) - elapsedMs : Infinity;
-  const waitMs = inThis <= left ? inThis : left + Math.max(0, windowMs * (1 - (limit - 1) / Math.max(current, 1)));
-  const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+  const retryAfter = seconds(msUntilRoom(current, previous, limit, windowMs, elapsedMs));
   return { allowed, limit, remaining: 0, retryAfter, reset: retryAfter };
 }
 
@@ -54,7 +81,7 @@ export function memorySlidingLimiter(now: () => number = Date.now): SlidingLimit
   const windows = new Map<string, { index: number; current: number; previous: number }>();
   return {
     async hit(key, limit, windowMs) {
-      const at = now();
+      const at = Math.floor(now());
       const index = Math.floor(at / windowMs);
       let w = windows.get(key);
       if (!w || w.index < index - 1) w = { index, current: 0, previous: 0 };
@@ -64,7 +91,7 @@ export function memorySlidingLimiter(now: () => number = Date.now): SlidingLimit
         for (const [k, v] of windows) if (v.index < index - 1) windows.delete(k);
       }
       const elapsed = at - index * windowMs;
-      const allowed = w.previous * (1 - elapsed / windowMs) + w.current + 1 <= limit;
+      const allowed = fits(w.current, w.previous, limit, windowMs, elapsed);
       if (allowed) w.current += 1;
       return decide(allowed, w.current, w.previous, limit, windowMs, elapsed);
     },
@@ -74,35 +101,51 @@ export function memorySlidingLimiter(now: () => number = Date.now): SlidingLimit
   };
 }
 
+/** fits() in Lua: ARGV elapsed ms, window ms, limit, time to live ms. Whole numbers, exact in Lua's doubles. */
 const SCRIPT = `local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
-if previous * tonumber(ARGV[1]) + current + 1 > tonumber(ARGV[2]) then return {0, current, previous} end
+local elapsed, window, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if previous * (window - elapsed) + (current + 1) * window > limit * window then return {0, current, previous} end
 current = redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {1, current, previous}`;
 
-export async function redisSlidingLimiter(place: RedisPlace, options: CounterOptions = {}): Promise<SlidingLimiter> {
+export interface SlidingOptions extends CounterOptions {
+  /** The clock (tests move it by hand). */
+  now?: () => number;
+}
+
+export async function redisSlidingLimiter(place: RedisPlace, options: SlidingOptions = {}): Promise<SlidingLimiter> {
   const redis = counterRedis(place.url);
   await connectBriefly(redis);
   const processes = options.processes ?? 1;
   redis.defineCommand('slidingHit', { numberOfKeys: 2, lua: SCRIPT });
   const client = redis as Redis & {
-    slidingHit(current: string, previous: string, weight: number, limit: number, ttl: number): Promise<number[]>;
+    slidingHit(
+      current: string,
+      previous: string,
+      elapsed: number,
+      window: number,
+      limit: number,
+      ttl: number,
+    ): Promise<number[]>;
   };
-  const local = memorySlidingLimiter();
+  const now = options.now ?? Date.now;
+  const local = memorySlidingLimiter(now);
   const shared = breaker(undefined, undefined, options.onTrip);
   return {
     hit: (key, limit, windowMs) =>
       shared.run(
         async () => {
           // Redis's clock would be the one truth across processes; ours are close enough at this resolution.
-          const at = Date.now();
+          const at = Math.floor(now());
           const index = Math.floor(at / windowMs);
           const elapsed = at - index * windowMs;
           const [allowed, current, previous] = await client.slidingHit(
             redisName(place, 'rate', key, windowMs, index),
             redisName(place, 'rate', key, windowMs, index - 1),
-            1 - elapsed / windowMs,
+            elapsed,
+            windowMs,
             limit,
             windowMs * 2,
           );

@@ -80,6 +80,46 @@ describe('the usage rollup aggregator', () => {
     expect(await read('usage_totals')).toEqual(metrics);
   });
 
+  it('keeps each bucket’s latest call to the moment, whatever order the calls commit and runs count them in', async () => {
+    const org = organization();
+    const hour = new Date(Date.UTC(2026, 10, 2, 10));
+    const at = (minutes: number, seconds = 0) => new Date(hour.getTime() + minutes * 60_000 + seconds * 1000);
+    const latest = async (table: 'usage_totals' | 'usage_rollups') => {
+      const rows = await database.query<{ bucket: string; key_id: string; last: Date | string }>(
+        `select bucket, key_id, max(last_at) as last from ${table} where organization_id = $1
+         group by bucket, key_id order by bucket, key_id`,
+        [org],
+      );
+      return Object.fromEntries(rows.map((r) => [`${r.bucket} ${r.key_id}`, new Date(r.last).toISOString()]));
+    };
+    const expected = (even: Date, odd: Date) => {
+      const both = new Date(Math.max(even.getTime(), odd.getTime())).toISOString();
+      return {
+        'day even': even.toISOString(),
+        'day odd': odd.toISOString(),
+        'day-user *': both,
+        'hour even': even.toISOString(),
+        'hour odd': odd.toISOString(),
+        'hour-user *': both,
+      };
+    };
+    // The later call commits first; the earlier one after it, in the same hour.
+    await writeUsage(database, events(2, org), at(59, 30));
+    await writeUsage(database, events(2, org), at(12));
+    expect(await latest('usage_totals')).toEqual(expected(at(59, 30), at(59, 30)));
+    await rollUpAll(database);
+    expect(await latest('usage_rollups')).toEqual(expected(at(59, 30), at(59, 30)));
+    // A later run adding an earlier call keeps the latest; one adding a later call moves it.
+    await writeUsage(database, [events(1, org)[0]!], at(1));
+    await rollUpAll(database);
+    expect(await latest('usage_rollups')).toEqual(expected(at(59, 30), at(59, 30)));
+    await writeUsage(database, [events(1, org)[0]!], at(59, 45));
+    expect(await latest('usage_totals')).toEqual(expected(at(59, 45), at(59, 30)));
+    await rollUpAll(database);
+    expect(await latest('usage_rollups')).toEqual(expected(at(59, 45), at(59, 30)));
+    expect(await latest('usage_totals')).toEqual(expected(at(59, 45), at(59, 30)));
+  });
+
   it('counts each row once when runs start together', async () => {
     const org = organization();
     await Promise.all([writeUsage(database, events(20, org)), writeUsage(database, events(20, org))]);

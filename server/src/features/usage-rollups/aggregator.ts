@@ -22,16 +22,19 @@ const literal = (txid: string) => {
   return sql.raw(txid);
 };
 
-/** The rollup rows of the log's rows with from <= txid < to, added to what the rollups hold. */
+/**
+ * The rollup rows of the log's rows with from <= txid < to, added to what the rollups hold; each keeps its bucket's
+ * latest call (`last_at`, a key's last use to the moment): greatest() of both, as rows may commit out of time order.
+ */
 const roll = (from: string, to: string) => sql`
   with rolled as (
     insert into usage_rollups (bucket, at, ${sql.raw(IDENTITY.join(', '))}, requests,
-      ${sql.raw(METRIC_COLUMNS.join(', '))}, cost)
+      ${sql.raw(METRIC_COLUMNS.join(', '))}, cost, last_at)
     select * from (
       select b.bucket, date_trunc(b.unit, w.at, 'UTC'), coalesce(w.organization_id, 0), w.user_id,
         case when b.apart then coalesce(w.key_id, '') else '*' end, case when b.apart then w.method else '*' end,
         case when b.apart then w.path else '*' end, count(*),
-        ${sql.raw(METRIC_COLUMNS.map((c) => `sum(w.${c})`).join(', '))}, sum(w.cost)
+        ${sql.raw(METRIC_COLUMNS.map((c) => `sum(w.${c})`).join(', '))}, sum(w.cost), max(w.at)
       from usage w cross join (values ('hour', 'hour', true), ('day', 'day', true), ('hour-user', 'hour', false),
         ('day-user', 'day', false)) as b(bucket, unit, apart)
       where w.txid >= ${literal(from)} and w.txid < ${literal(to)}
@@ -41,7 +44,8 @@ const roll = (from: string, to: string) => sql`
     on conflict (bucket, at, ${sql.raw(IDENTITY.join(', '))}) do update
       set requests = usage_rollups.requests + excluded.requests,
       ${sql.raw(METRIC_COLUMNS.map((c) => `${c} = usage_rollups.${c} + excluded.${c}`).join(', '))},
-      cost = usage_rollups.cost + excluded.cost
+      cost = usage_rollups.cost + excluded.cost,
+      last_at = greatest(usage_rollups.last_at, excluded.last_at)
     returning requests
   )
   select count(*)::int as buckets from rolled`;

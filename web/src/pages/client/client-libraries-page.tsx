@@ -6,6 +6,7 @@
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Tab from '@mui/material/Tab';
@@ -15,11 +16,16 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { type ClientPackage, clientPackagePath } from '@tessera/common/client-packages';
 import { formatBytes } from '@tessera/common/constants';
+import { presentedKey } from '@tessera/common/keys';
+import { hasRank } from '@tessera/common/roles';
 import { CODE_LANGUAGES, type CodeLanguage, PACKAGE_MANAGERS } from '@tessera/common/settings';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { api } from '../../lib/api';
+import { KEYS_PATH, secretCall } from '../../lib/new-key';
+import { useSamples } from '../../lib/samples';
 import { useSettings } from '../../lib/settings';
+import { useStore } from '../../lib/store';
 import { PageHeading } from '../page-heading';
 import { CodeBlock } from './code-block';
 import { FIRST_EXAMPLE } from './examples';
@@ -30,6 +36,53 @@ const REQUIRES: Record<CodeLanguage, string> = {
   Python: 'Python 3.9 or later; the standard library only. Typed (py.typed).',
   Java: 'Java 17 or later; java.net.http only, no dependencies.',
 };
+
+/**
+ * For a signed-in user who may make keys: a test key made for the example, its whole token put in the run
+ * commands (shown this once, as on the keys page); for anyone else, where to get one.
+ */
+function FirstCallKey({ token, onToken }: { token: string | null; onToken: (token: string) => void }) {
+  const role = useStore((s) => s.self.role);
+  const [busy, setBusy] = useState(false);
+  if (token) {
+    return (
+      <Alert severity="warning" sx={{ mb: 1 }} data-testid="client-key-made">
+        A test key was made for this example and is in the commands below. Copy it now: its secret will not be shown
+        again. It answers from the sandbox, free of charge.
+      </Alert>
+    );
+  }
+  if (!hasRank(role, 'user')) {
+    return (
+      <Typography variant="body2" sx={{ mb: 1 }}>
+        The commands use a test key (made on the keys page, mode Test), which answers from the sandbox: a fixed set of
+        synthetic people, the same on every server, free of charge.
+      </Typography>
+    );
+  }
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1, flexWrap: 'wrap' }}>
+      <Button
+        variant="outlined"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          createTestKey()
+            .then((key) => onToken(presentedKey(key.mode, key.id, key.secret)))
+            .catch(() => {})
+            .finally(() => setBusy(false));
+        }}
+      >
+        Make a test key for this example
+      </Button>
+      <Typography variant="body2">
+        A test key answers from the sandbox (synthetic people, free of charge); its secret is shown only here.
+      </Typography>
+    </Box>
+  );
+}
+
+const createTestKey = () => secretCall(KEYS_PATH, { name: 'Client example (test)', mode: 'test' });
 
 export default function ClientLibrariesPage() {
   const language = useSettings((s) => s.language);
@@ -43,6 +96,9 @@ export default function ClientLibrariesPage() {
       .then((r) => setPackages(r.clientPackages))
       .catch(() => setFailed(true));
   }, []);
+  // The sandbox's sample finds someone on every server, for a test key: the example answers with a record as written.
+  const samples = useSamples('test');
+  const [token, setToken] = useState<string | null>(null);
   const origin = window.location.origin;
   const code = LANGUAGE_OF[language];
   const found = packages?.find((p) => p.language === code);
@@ -117,7 +173,12 @@ export default function ClientLibrariesPage() {
               text={installCommand(code, origin, found.file, packageManager)}
             />
             <CodeBlock label={`First call: ${EXAMPLE_FILE[code]}`} testId="client-example" text={FIRST_EXAMPLE[code]} />
-            <CodeBlock label="Run it" testId="client-run" text={runCommands(code, origin, found.file)} />
+            <FirstCallKey token={token} onToken={setToken} />
+            <CodeBlock
+              label="Run it"
+              testId="client-run"
+              text={runCommands(code, origin, found.file, { key: token ?? undefined, email: samples?.email })}
+            />
           </>
         )}
       </Box>

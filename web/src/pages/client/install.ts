@@ -3,7 +3,10 @@
  * package as this server offers it, and how to run the first example. Kept apart from the page so the commands
  * are tested as text, and run as shown by the browser test.
  */
+
 import { type ClientLanguage, clientPackagePath } from '@tessera/common/client-packages';
+import { TEST_KEY_PREFIX } from '@tessera/common/keys';
+import { PLACEHOLDER_EMAIL } from '@tessera/common/samples';
 import type { CodeLanguage, PACKAGE_MANAGERS } from '@tessera/common/settings';
 
 export type PackageManager = (typeof PACKAGE_MANAGERS)[number];
@@ -36,12 +39,23 @@ export function installCommand(
   return `curl -O ${url}`;
 }
 
-/** The environment the examples read, then the command that runs the example file. */
-export function runCommands(language: ClientLanguage, origin: string, file: string): string {
+/** What the key line says until a key is made for the example: a test key's shape, so the sandbox's sample fits. */
+export const KEY_PLACEHOLDER = `${TEST_KEY_PREFIX}your-key-id-and-secret`;
+
+/**
+ * The environment the examples read, then the command that runs the example file. `email` finds someone for `key`
+ * (a test key and the sandbox's sample, GET /v2/samples?mode=test), so the example answers with a record as written.
+ */
+export function runCommands(
+  language: ClientLanguage,
+  origin: string,
+  file: string,
+  first: { key?: string; email?: string } = {},
+): string {
   const env = [
     `export TESSERA_BASE_URL=${origin}`,
-    'export TESSERA_API_KEY=your-key-id-and-secret',
-    'export TESSERA_EMAIL=someone@example.com',
+    `export TESSERA_API_KEY=${first.key ?? KEY_PLACEHOLDER}`,
+    `export TESSERA_EMAIL=${first.email ?? PLACEHOLDER_EMAIL}`,
   ];
   const run =
     language === 'js'

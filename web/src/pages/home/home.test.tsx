@@ -1,4 +1,5 @@
 import type { Contract } from '@tessera/common/contracts';
+import { formatDate } from '@tessera/common/dates';
 import type { User } from '@tessera/common/entities';
 import type { KeyEntry } from '@tessera/common/key-settings';
 import type { Template } from '@tessera/common/templates';
@@ -71,6 +72,7 @@ const key = (id: string, userId: number, lastUsedAt: string | null, extra: Parti
   rateLimit: null,
   allowedRecordTypes: [],
   legacy: false,
+  mode: 'live',
   previousValidUntil: null,
   lastUsedAt,
   callsThisMonth: lastUsedAt ? 3 : 0,
@@ -238,7 +240,7 @@ describe('home page lists', () => {
     const keys = [
       key('old', 7, '2026-06-01T10:00:00Z'),
       key('never', 7, null),
-      key('new', 7, '2026-06-03T10:00:00Z'),
+      key('new', 7, '2026-06-03T10:59:30Z'),
       key('other', 99, '2026-06-04T10:00:00Z'),
       key('k4', 7, '2026-05-01T10:00:00Z'),
       key('k5', 7, '2026-05-02T10:00:00Z'),
@@ -256,6 +258,9 @@ describe('home page lists', () => {
     ]);
     expect(links[0]!.textContent).toContain('3 calls this month');
     expect(links[0]!.textContent).toMatch(/Last used \d{1,2}\/\d{1,2}\/\d{2} \d{1,2}:\d{2}(am|pm)/);
+    // The time of the last call to the minute, not its hour (issue 31).
+    expect(links[0]!.textContent).toContain(`Last used ${formatDate('2026-06-03T10:59:30Z')}`);
+    expect(links[0]!.textContent).toMatch(/:59(am|pm)/);
   });
 
   it('links to making a first key when the user has none', async () => {

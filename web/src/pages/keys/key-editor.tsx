@@ -12,14 +12,18 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
+import { versionTag } from '@tessera/common/etag';
 import { type KeyEntry, normalizeCidr, splitAllowlist } from '@tessera/common/key-settings';
-import { KEY_LIMITS, KEY_MESSAGES } from '@tessera/common/keys';
+import { KEY_LIMITS, KEY_MESSAGES, TEST_KEY_PREFIX } from '@tessera/common/keys';
 import { RECORD_TYPES } from '@tessera/common/record-types';
 import type { UserEntry } from '@tessera/common/resources';
 import { MAX_LENGTH } from '@tessera/common/validation';
 import { useEffect, useRef, useState } from 'react';
 import { CheckboxInput, FormContainer, TextInput, useForm, useFormContext } from '../../forms';
+import { ApiError, api } from '../../lib/api';
 import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
 import { useFetch } from '../../lib/use-fetch';
@@ -34,9 +38,19 @@ export type KeyValues = {
   rateLimit: string;
   recordTypes: string;
   legacy: string;
+  /** Chosen when the key is made, fixed afterwards: `live` or `test`. */
+  mode: string;
 };
 
-const EMPTY: KeyValues = { name: '', expires: '', ipAllowlist: '', rateLimit: '', recordTypes: '', legacy: '' };
+const EMPTY: KeyValues = {
+  name: '',
+  expires: '',
+  ipAllowlist: '',
+  rateLimit: '',
+  recordTypes: '',
+  legacy: '',
+  mode: 'live',
+};
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -93,7 +107,26 @@ export function keyValues(key: KeyEntry): KeyValues {
     rateLimit: key.rateLimit === null ? '' : String(key.rateLimit),
     recordTypes: key.allowedRecordTypes.join(','),
     legacy: key.legacy ? 'true' : '',
+    mode: key.mode,
   };
+}
+
+/** Live or test, for a new key only: a test key answers from the sandbox, free, and is marked as such everywhere. */
+function ModeInput() {
+  const form = useFormContext();
+  return (
+    <FormControl component="fieldset" variant="standard">
+      <FormLabel component="legend">Mode</FormLabel>
+      <RadioGroup row value={form.values.mode ?? 'live'} onChange={(e) => form.setValue('mode', e.target.value)}>
+        <FormControlLabel value="live" control={<Radio />} label="Live: real people, metered" />
+        <FormControlLabel value="test" control={<Radio />} label={`Test (${TEST_KEY_PREFIX}): the sandbox, free`} />
+      </RadioGroup>
+      <FormHelperText>
+        A test key reads a fixed public set of synthetic people with the same endpoints, templates and errors; it never
+        sees a real person and is never charged. A key keeps its mode for life.
+      </FormHelperText>
+    </FormControl>
+  );
 }
 
 /** Checkboxes of the record types a key may receive, held as a comma-separated value. */
@@ -142,6 +175,9 @@ export function KeyEditor({ id }: { id?: string }) {
   );
   const form = useForm<KeyValues>(EMPTY);
   const loaded = useRef(false);
+  /** The version of the key the form shows (If-Match): a save never overwrites a change made since (issue 31). */
+  const version = useRef<string | undefined>(undefined);
+  const [stale, setStale] = useState<string | null>(null);
   const [newKey, setNewKey] = useState<NewKey | null>(null);
 
   useFetch(id === undefined ? null : `${KEYS_PATH}/${id}`);
@@ -149,6 +185,7 @@ export function KeyEditor({ id }: { id?: string }) {
   useEffect(() => {
     if (!key || loaded.current) return;
     loaded.current = true;
+    version.current = versionTag(key);
     form.reset(keyValues(key));
   }, [key, form.reset]);
 
@@ -160,11 +197,29 @@ export function KeyEditor({ id }: { id?: string }) {
   const back = id === undefined ? `/users/${self.id}#keys` : `/keys/${id}`;
 
   async function save(values: KeyValues) {
-    if (id === undefined) setNewKey(await createKey(keySettings(values)));
-    else {
-      await updateKey(id, keySettings(values));
+    if (id === undefined) {
+      setNewKey(await createKey({ ...keySettings(values), mode: values.mode === 'test' ? 'test' : 'live' }));
+    } else {
+      try {
+        await updateKey(id, keySettings(values), version.current);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 412) throw err;
+        setStale(err.message);
+        return;
+      }
       navigate(`/keys/${id}`);
     }
+  }
+
+  /** After a 412: the key as it is now, in the form, in place of the edits that were not saved. */
+  async function reload() {
+    if (id === undefined) return;
+    await api.get(`${KEYS_PATH}/${id}`);
+    const fresh = (useStore.getState().areas.keys as Record<string, KeyEntry> | undefined)?.[id];
+    if (!fresh) return;
+    version.current = versionTag(fresh);
+    form.reset(keyValues(fresh));
+    setStale(null);
   }
 
   return (
@@ -173,6 +228,7 @@ export function KeyEditor({ id }: { id?: string }) {
       <FormContainer form={form} onValid={save} sx={{ maxWidth: 720 }}>
         <Stack spacing={2}>
           <TextInput name="name" label="Name" maxLength={MAX_LENGTH.name} autoFocus />
+          {id === undefined && <ModeInput />}
           <TextInput
             name="expires"
             label="Expires"
@@ -204,6 +260,19 @@ export function KeyEditor({ id }: { id?: string }) {
           <RecordTypesInput choices={choices} />
           <CheckboxInput name="legacy" label="Accept the original API's MD5-signed form (legacy)" />
           <LegacyWarning />
+          {stale && (
+            <Alert
+              severity="warning"
+              data-testid="stale-key"
+              action={
+                <Button color="inherit" size="small" onClick={() => void reload()}>
+                  Reload
+                </Button>
+              }
+            >
+              {stale}
+            </Alert>
+          )}
           <Stack direction="row" spacing={2}>
             <Button type="submit" variant="contained" disabled={form.busy || newKey !== null}>
               {id === undefined ? 'Create Key' : 'Save'}

@@ -24,6 +24,7 @@ const entry = (id: string, extra: Record<string, unknown> = {}) => ({
   rateLimit: null,
   allowedRecordTypes: [],
   legacy: false,
+  mode: 'live',
   previousValidUntil: null,
   ...extra,
 });
@@ -67,6 +68,7 @@ describe('new key', () => {
         rateLimit: '60',
         recordTypes: 'emails,ips',
         legacy: 'true',
+        mode: 'live',
       }),
     ).toEqual({
       name: 'A',

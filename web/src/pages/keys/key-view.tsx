@@ -20,6 +20,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { formatDate } from '@tessera/common/dates';
 import { GRACE_CHOICES, type KeyEntry } from '@tessera/common/key-settings';
+import { TEST_KEY_PREFIX } from '@tessera/common/keys';
 import type { UserEntry } from '@tessera/common/resources';
 import { useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -138,7 +139,8 @@ export function KeyView({ id }: { id: string }) {
       </Box>
       <DetailList
         items={[
-          ['Key ID', <code key="id">{key.id}</code>],
+          ['Key ID', <code key="id">{key.mode === 'test' ? `${TEST_KEY_PREFIX}${key.id}` : key.id}</code>],
+          ['Mode', key.mode === 'test' ? 'Test: answers from the sandbox, free' : 'Live: real people, metered'],
           ['Secret', `…${key.lastFour}`],
           ['State', <KeyStates key="state" entry={key} />],
           [

@@ -35,6 +35,7 @@ const STATE_COLOR: Record<KeyState, 'success' | 'warning' | 'info' | 'error' | '
   'in grace': 'info',
   revoked: 'error',
   'legacy-signed': 'warning',
+  test: 'info',
 };
 
 export function KeyStates({ entry }: { entry: KeyEntry }) {
@@ -49,12 +50,21 @@ export function KeyStates({ entry }: { entry: KeyEntry }) {
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
+/** What a test key shows for its use: the sandbox keeps no usage. */
+export const NOT_METERED = 'Not metered (test key)';
+
 /** 'Never', a date, or '' when the server does not say. */
 export const lastUsed = (key: KeyEntry) =>
-  key.lastUsedAt === undefined ? '' : key.lastUsedAt === null ? 'Never' : formatDate(key.lastUsedAt);
+  key.mode === 'test'
+    ? NOT_METERED
+    : key.lastUsedAt === undefined
+      ? ''
+      : key.lastUsedAt === null
+        ? 'Never'
+        : formatDate(key.lastUsedAt);
 
 export const callsThisMonth = (key: KeyEntry) =>
-  key.callsThisMonth === undefined ? '' : numberFormat.format(key.callsThisMonth);
+  key.mode === 'test' ? NOT_METERED : key.callsThisMonth === undefined ? '' : numberFormat.format(key.callsThisMonth);
 
 /** The live keys in the store, oldest first, of one user or one organization. */
 export function useKeys(filter: { userId?: number; organizationId?: number }): KeyEntry[] {

@@ -14,7 +14,9 @@ import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { presentedKey } from '@tessera/common/keys';
 import { useState } from 'react';
+import { sampleEmail, useSamples } from '../../lib/samples';
 import { curlLine, type NewKey } from './key-api';
 
 function CopyButton({ text, label }: { text: string; label: string }) {
@@ -65,6 +67,7 @@ export function SecretDialog({
   rotated?: boolean;
   onClose: () => void;
 }) {
+  const samples = useSamples(newKey?.mode ?? 'live');
   return (
     <Dialog open={newKey !== null} onClose={onClose} aria-labelledby="new-key-title" maxWidth="md" fullWidth>
       {newKey && (
@@ -79,11 +82,21 @@ export function SecretDialog({
             <Typography variant="subtitle2" component="p" gutterBottom>
               API key
             </Typography>
-            <Secret value={`${newKey.id}${newKey.secret}`} label="Copy the key" testId="new-key" />
+            <Secret value={presentedKey(newKey.mode, newKey.id, newKey.secret)} label="Copy the key" testId="new-key" />
+            {newKey.mode === 'test' && (
+              <Typography variant="body2" sx={{ mt: 1 }}>
+                A test key answers from the sandbox, a fixed synthetic set of people, free of charge; it never sees real
+                people.
+              </Typography>
+            )}
             <Typography variant="subtitle2" component="p" sx={{ mt: 2 }} gutterBottom>
               Try it
             </Typography>
-            <Secret value={curlLine(newKey, window.location.origin)} label="Copy the curl line" testId="new-key-curl" />
+            <Secret
+              value={curlLine(newKey, window.location.origin, sampleEmail(samples))}
+              label="Copy the curl line"
+              testId="new-key-curl"
+            />
           </DialogContent>
           <DialogActions>
             <Button variant="contained" onClick={onClose}>

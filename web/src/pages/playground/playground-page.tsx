@@ -17,6 +17,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PanePresets, SplitPane } from '../../app/split-pane';
 import { api } from '../../lib/api';
+import { sampleInput, useSamples } from '../../lib/samples';
 import { useSettings } from '../../lib/settings';
 import { useStore } from '../../lib/store';
 import { PageHeading } from '../page-heading';
@@ -25,7 +26,7 @@ import { CodePanel } from './code-panel';
 import { sampleRequest } from './code-samples';
 import { parseCsv } from './csv';
 import { useLookupParams } from './openapi';
-import { type PlaygroundState, parseState, requestUrl, stateSearch, withEndpoint } from './playground-state';
+import { inputsOf, type PlaygroundState, parseState, requestUrl, stateSearch, withEndpoint } from './playground-state';
 import { RequestForm, type TemplateChoice } from './request-form';
 import { ResponsePanel, type Streaming } from './response-panel';
 import { postBody, type Reply, runRequest } from './run-request';
@@ -69,7 +70,25 @@ export default function PlaygroundPage() {
   const state = useMemo(() => parseState(search, paneSize), [search, paneSize]);
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('md'));
-  const params = useLookupParams(state.endpoint);
+  // Each input's example is a value that finds someone on this server (GET /v2/samples), not a made-up one.
+  const samples = useSamples('live');
+  const documented = useLookupParams(state.endpoint);
+  const params = useMemo(
+    () => documented.map((p) => ({ ...p, example: sampleInput(samples, p.name) ?? p.example })),
+    [documented, samples],
+  );
+  // With no input given yet, the hint offers to fill in the endpoint's inputs from a person who is there.
+  const sampleFill = useMemo(() => {
+    if (!samples || inputsOf(state.endpoint).some((n) => (state.inputs[n] ?? '').trim() !== '')) return null;
+    const names = state.endpoint === 'byAny' ? (['email'] as const) : inputsOf(state.endpoint);
+    const fill = Object.fromEntries(
+      names.flatMap((n) => {
+        const v = sampleInput(samples, n);
+        return v === undefined ? [] : [[n, v]];
+      }),
+    );
+    return Object.keys(fill).length > 0 ? fill : null;
+  }, [samples, state.endpoint, state.inputs]);
   const templates = useTemplateChoices();
   const batch = useMemo(() => parseBatch(state.endpoint, state.batch), [state.endpoint, state.batch]);
   const [file, setFile] = useState<File | null>(null);
@@ -189,7 +208,20 @@ export default function PlaygroundPage() {
   );
   const right = (
     <Box sx={{ pl: { md: 1 }, pt: 1, minWidth: 0 }}>
-      <ResponsePanel reply={reply} busy={busy} streaming={streaming} hint={problem} explain={state.explain} />
+      <ResponsePanel
+        reply={reply}
+        busy={busy}
+        streaming={streaming}
+        hint={problem}
+        hintAction={
+          state.method === 'GET' && sampleFill ? (
+            <Button color="inherit" size="small" onClick={() => patch({ inputs: { ...state.inputs, ...sampleFill } })}>
+              Use a sample
+            </Button>
+          ) : undefined
+        }
+        explain={state.explain}
+      />
     </Box>
   );
   return (

@@ -12,7 +12,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { formatBytes } from '@tessera/common/constants';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { parseCsv } from './csv';
 import { CsvTable } from './csv-table';
 import { JsonTree } from './json-tree';
@@ -98,9 +98,12 @@ export function ResponsePanel({
   busy,
   streaming,
   hint,
+  hintAction,
   explain = false,
 }: {
   explain?: boolean;
+  /** A button beside the hint (filling in a sample, say). */
+  hintAction?: ReactNode;
   reply: Reply | null;
   busy: boolean;
   streaming: Streaming | null;
@@ -128,7 +131,7 @@ export function ResponsePanel({
         </>
       )}
       {!streaming && !reply && hint && (
-        <Alert severity="info" data-testid="reply-hint">
+        <Alert severity="info" data-testid="reply-hint" action={hintAction}>
           {hint}
         </Alert>
       )}

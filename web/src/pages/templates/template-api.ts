@@ -7,7 +7,7 @@
  */
 import { REQUESTED_WITH_HEADER } from '@tessera/common/entities';
 import type { Template, TemplateFormat, TemplatePreview } from '@tessera/common/templates';
-import { api } from '../../lib/api';
+import { api, request } from '../../lib/api';
 import { navigate } from '../../lib/navigator';
 import { logout } from '../../lib/session';
 import { useStore } from '../../lib/store';
@@ -61,8 +61,13 @@ function messageOf(status: number, body: unknown): string {
   return `The server answered ${status}.`;
 }
 
-/** A call whose 400 and 422 the page shows itself. */
-async function quietCall<T>(method: 'POST' | 'PUT', path: string, body: unknown): Promise<QuietResult<T>> {
+/** A call whose 400, 412 and 422 the page shows itself. */
+async function quietCall<T>(
+  method: 'POST' | 'PUT',
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<QuietResult<T>> {
   let res: Response;
   try {
     res = await fetch(path, {
@@ -71,6 +76,7 @@ async function quietCall<T>(method: 'POST' | 'PUT', path: string, body: unknown)
         accept: 'application/json',
         'content-type': 'application/json',
         [REQUESTED_WITH_HEADER]: 'XMLHttpRequest',
+        ...headers,
       },
       body: JSON.stringify(body),
       credentials: 'same-origin',
@@ -105,9 +111,24 @@ export async function previewTemplate(
   return result.ok ? { ok: true, value: result.value.preview } : result;
 }
 
-/** Saves changed settings and the draft without alerting; the reply is merged into the store. */
-export async function saveQuietly(id: number, settings: TemplateSettings): Promise<QuietResult<Template>> {
-  const result = await quietCall<{ templates: Record<string, Template> }>('PUT', `${TEMPLATES_PATH}/${id}`, settings);
+/** If-Match with the version an edit loaded (its ETag): the server answers 412 rather than overwrite a change. */
+const ifMatch = (version: string | undefined): Record<string, string> => (version ? { 'if-match': version } : {});
+
+/**
+ * Saves changed settings and the draft without alerting; the reply is merged into the store. With `version`, a
+ * template changed since it was loaded is left as it is (412, shown by the page).
+ */
+export async function saveQuietly(
+  id: number,
+  settings: TemplateSettings,
+  version?: string,
+): Promise<QuietResult<Template>> {
+  const result = await quietCall<{ templates: Record<string, Template> }>(
+    'PUT',
+    `${TEMPLATES_PATH}/${id}`,
+    settings,
+    ifMatch(version),
+  );
   if (!result.ok) return result;
   useStore.getState().merge(result.value);
   const saved = result.value.templates[String(id)];
@@ -124,8 +145,14 @@ function only(reply: Record<string, unknown>): Template {
 export const createTemplate = async (settings: Required<TemplateSettings>) =>
   only(await api.post(TEMPLATES_PATH, settings));
 
-export const updateTemplate = async (id: number, settings: TemplateSettings) =>
-  only(await api.put(`${TEMPLATES_PATH}/${id}`, settings));
+/** An explicit save; with `version`, its 412 is the page's to show (claimed), not an alert. */
+export const updateTemplate = async (id: number, settings: TemplateSettings, version?: string) =>
+  only(
+    await request('PUT', `${TEMPLATES_PATH}/${id}`, {
+      body: settings,
+      ...(version ? { headers: ifMatch(version), claim: (status: number) => status === 412 } : {}),
+    }),
+  );
 
 export const publishTemplate = async (id: number) => only(await api.post(`${TEMPLATES_PATH}/${id}/publish`));
 

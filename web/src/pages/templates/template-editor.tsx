@@ -8,6 +8,7 @@
 import PublishIcon from '@mui/icons-material/Publish';
 import SaveIcon from '@mui/icons-material/Save';
 import VisibilityIcon from '@mui/icons-material/Visibility';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -15,13 +16,14 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
+import { versionTag } from '@tessera/common/etag';
 import { mayEditTemplate, type Template, type TemplateFormat } from '@tessera/common/templates';
 import { MAX_LENGTH } from '@tessera/common/validation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PanePresets, SplitPane } from '../../app/split-pane';
 import { FormContainer, TextInput, useForm } from '../../forms';
-import { ApiError } from '../../lib/api';
+import { ApiError, api } from '../../lib/api';
 import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
 import { useFetch } from '../../lib/use-fetch';
@@ -118,6 +120,9 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
   const [saveCompile, setSaveCompile] = useState<CompileError | null>(null);
   const [save, setSave] = useState<SaveState>({ kind: 'saved' });
   const failedKey = useRef<string | null>(null);
+  /** The version of the template the edits start from (If-Match): a save never overwrites a change made since. */
+  const version = useRef<string | undefined>(undefined);
+  const [stale, setStale] = useState<string | null>(null);
   const started = useRef(false);
   const { autoSave, setAutoSave, paneSize, setPaneSize } = useTemplateSettings();
   const [format, setFormat] = useState<TemplateFormat>('json');
@@ -130,7 +135,10 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
     started.current = true;
     form.reset(valuesOf(template, id === undefined));
     setExpression(workingExpression(template));
-    if (id !== undefined) setBaseline(savedSettings(template));
+    if (id !== undefined) {
+      setBaseline(savedSettings(template));
+      version.current = versionTag(template);
+    }
   }, [template, id, form.reset]);
 
   // Spec §6: someone who may not edit it is sent to the 403 page.
@@ -157,8 +165,9 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
         return;
       }
       setSave({ kind: 'saving' });
-      const result = await saveQuietly(id, edited);
+      const result = await saveQuietly(id, edited, version.current);
       if (result.ok) {
+        version.current = versionTag(result.value);
         failedKey.current = null;
         setSaveCompile(null);
         setBaseline(savedSettings(result.value));
@@ -166,6 +175,7 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
         return;
       }
       failedKey.current = key;
+      if (result.status === 412) setStale(result.message);
       setSaveCompile(result.compile);
       setSave({
         kind: 'failed',
@@ -209,7 +219,8 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
       }
       if (!dirty) return;
       setSave({ kind: 'saving' });
-      const saved = await updateTemplate(id, changes);
+      const saved = await updateTemplate(id, changes, version.current);
+      version.current = versionTag(saved);
       setSaveCompile(null);
       failedKey.current = null;
       setBaseline(savedSettings(saved));
@@ -219,9 +230,30 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
         const compile = compileErrorOf(err.body);
         setSaveCompile(compile);
         if (id !== undefined) setSave({ kind: 'failed', message: err.message });
+        if (err.status === 412) {
+          failedKey.current = changeKey; // shown until the edits change, not retried as they are
+          setStale(err.message);
+          return;
+        }
       }
       throw err;
     }
+  }
+
+  /** After a 412: the template as it is now, in place of the edits that were not saved. */
+  async function reload() {
+    if (id === undefined) return;
+    await api.get(`${TEMPLATES_PATH}/${id}`);
+    const fresh = (useStore.getState().areas.templates as Record<string, Template> | undefined)?.[String(id)];
+    if (!fresh) return;
+    version.current = versionTag(fresh);
+    form.reset(valuesOf(fresh, false));
+    setExpression(workingExpression(fresh));
+    setBaseline(savedSettings(fresh));
+    failedKey.current = null;
+    setSaveCompile(null);
+    setStale(null);
+    setSave({ kind: 'saved' });
   }
 
   const marker = saveCompile ?? preview.compile;
@@ -244,6 +276,19 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
       </Box>
       <FormContainer form={form} onValid={submit}>
         <Stack spacing={1}>
+          {stale && (
+            <Alert
+              severity="warning"
+              data-testid="stale-template"
+              action={
+                <Button color="inherit" size="small" onClick={() => void reload()}>
+                  Reload
+                </Button>
+              }
+            >
+              {stale}
+            </Alert>
+          )}
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ xs: 0, md: 2 }}>
             <TextInput name="name" label="Name" maxLength={MAX_LENGTH.name} sx={{ flex: 1 }} />
             <TextInput name="description" label="Description" optional maxLength={DESCRIPTION_MAX} sx={{ flex: 2 }} />

@@ -2,12 +2,15 @@
  * Start-up seeding: a new embedded database gets the generated graph once; a database with people, SEED_IDENTITIES=0
  * and PostgreSQL get nothing. The server process says so in one line.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { REPO_ROOT } from '../../../config';
 import { openDatabase } from '../../../db/client';
 import { migrate } from '../../../db/migrate';
 import { testDatabase } from '../../../test/harness';
 import { emptyStorageEnv, freePort, runChild } from '../../../test/process';
-import { seedIdentities } from './seed';
+import { generatedRows, SEED, seedIdentities } from './seed';
 import { query } from './test-records';
 
 const onPostgres = Boolean(inject('databaseUrl'));
@@ -56,5 +59,15 @@ describe('seeding on start', () => {
     } finally {
       await drop();
     }
+  });
+});
+
+describe("the README's first call", () => {
+  it('names an e-mail of person 1 of the seeded graph, who is id 1', () => {
+    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const email = /byEmail\?email=([^&`\s]+)&format=csv/.exec(readme)?.[1];
+    const [first] = generatedRows(1, SEED);
+    expect(first && 'record' in first ? first.record.emails?.map((e) => e.address) : []).toContain(email);
+    expect(readme).toContain('/v2/identities/byId?id=1`');
   });
 });

@@ -16,13 +16,14 @@ export type SeedOutcome =
   | { seeded: true; summary: ImportSummary }
   | { seeded: false; why: 'turned off' | 'not embedded' | 'not empty' };
 
-/** The generator's people, household by household, as import rows. */
-export function* generatedRows(identities: number, seed: string): Generator<SourceRow> {
+/** The generator's people, household by household, as import rows; their ids count up from `firstId`. */
+export function* generatedRows(identities: number, seed: string, firstId = 1): Generator<SourceRow> {
   const key = new SeedKey(seed);
   const keys = graphKeys(key);
-  let nextId = 1;
-  for (let index = 0; nextId <= identities; index++) {
-    const household = buildHousehold(key, keys, index, nextId, identities - nextId + 1);
+  const end = firstId + identities;
+  let nextId = firstId;
+  for (let index = 0; nextId < end; index++) {
+    const household = buildHousehold(key, keys, index, nextId, end - nextId);
     for (const person of household.people) {
       yield { file: `generated (seed ${seed})`, line: person.record.id, bytes: 0, record: person.record };
     }

@@ -27,6 +27,8 @@ public final class ApiKey {
   public static final int ID_LENGTH = 16;
   /** Characters of a secret. */
   public static final int SECRET_LENGTH = 32;
+  /** What a test key (the sandbox's, free) starts with, in every form. */
+  public static final String TEST_KEY_PREFIX = "tk_test_";
 
   /** How the key is presented. */
   public enum Form {
@@ -71,18 +73,24 @@ public final class ApiKey {
     return new ApiKey(k.keyId, k.secret, Form.LEGACY, timeBase);
   }
 
-  /** A whole key ({@code keyId + secret}, 48 letters and digits) in the given form. */
+  /**
+   * A whole key ({@code keyId + secret}, 48 letters and digits, after {@code tk_test_} for a test key) in the given
+   * form. A test key's prefix stays with its id: every form presents it there.
+   */
   public static ApiKey of(String key, Form form) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(form, "form");
-    String k = key.strip();
+    String whole = key.strip();
+    int prefix = whole.startsWith(TEST_KEY_PREFIX) ? TEST_KEY_PREFIX.length() : 0;
+    String k = whole.substring(prefix);
     if (k.length() != ID_LENGTH + SECRET_LENGTH || !k.chars().allMatch(ApiKey::isAlphanumeric)) {
       throw new IllegalArgumentException(
-          "An API key is 48 letters and digits: its 16-character id followed by its 32-character secret (got "
+          "An API key is 48 letters and digits (after tk_test_ for a test key): its 16-character id followed by its"
+              + " 32-character secret (got "
               + k.length()
               + " characters).");
     }
-    return new ApiKey(k.substring(0, ID_LENGTH), k.substring(ID_LENGTH), form, 10);
+    return new ApiKey(whole.substring(0, prefix + ID_LENGTH), k.substring(ID_LENGTH), form, 10);
   }
 
   private static boolean isAlphanumeric(int c) {

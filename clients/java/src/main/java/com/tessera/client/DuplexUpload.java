@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.Proxy;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +29,9 @@ import javax.net.ssl.SSLSocket;
  * reply (docs/lookups.md). java.net.http's HttpClient reads an HTTP/1.1 reply only once the whole request body has
  * been sent, so past a few megabytes both directions' buffers fill and the upload stalls. Here a thread sends the
  * body in chunks (Transfer-Encoding: chunked) while the caller reads the reply.
+ *
+ * <p>Through a proxy it goes as the client's other calls do: to an https server through a CONNECT tunnel, to an http
+ * one by asking the proxy for the absolute URI; a SOCKS proxy is Java's own socket.
  */
 final class DuplexUpload {
   private static final int CHUNK = 64 * 1024;
@@ -70,6 +74,7 @@ final class DuplexUpload {
    * Sends the head, starts sending {@code source} and reads the reply's status and headers.
    *
    * @param readTimeoutMs the longest wait for the reply's head, and then for each read of its body (0: none)
+   * @param proxy the proxy to go through, or {@link Proxy#NO_PROXY}
    */
   static Exchange put(
       URI uri,
@@ -77,15 +82,24 @@ final class DuplexUpload {
       InputStream source,
       int connectTimeoutMs,
       int readTimeoutMs,
-      SSLContext ssl)
+      SSLContext ssl,
+      Proxy proxy)
       throws IOException {
     boolean https = "https".equalsIgnoreCase(uri.getScheme());
     String host = uri.getHost();
     int port = uri.getPort() != -1 ? uri.getPort() : https ? 443 : 80;
-    Socket socket = new Socket();
+    String authority = (host.contains(":") ? "[" + host + "]" : host) + (uri.getPort() != -1 ? ":" + port : "");
+    boolean viaHttpProxy = proxy != null && proxy.type() == Proxy.Type.HTTP;
+    Socket socket = proxy != null && proxy.type() == Proxy.Type.SOCKS ? new Socket(proxy) : new Socket();
     try {
       socket.setTcpNoDelay(true);
-      socket.connect(new InetSocketAddress(host, port), connectTimeoutMs);
+      if (viaHttpProxy) {
+        socket.connect(proxy.address(), connectTimeoutMs);
+        socket.setSoTimeout(readTimeoutMs);
+        if (https) tunnel(socket, host + ":" + port);
+      } else {
+        socket.connect(new InetSocketAddress(host, port), connectTimeoutMs);
+      }
       if (https) socket = tls(socket, host, port, ssl);
       socket.setSoTimeout(readTimeoutMs);
     } catch (IOException | RuntimeException e) {
@@ -96,10 +110,10 @@ final class DuplexUpload {
     OutputStream out = new BufferedOutputStream(socket.getOutputStream(), CHUNK + 16);
     StringBuilder head = new StringBuilder();
     String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    // An http server behind a proxy is asked for by its absolute URI (RFC 9112 3.2.2).
+    if (viaHttpProxy && !https) target = "http://" + authority + target;
     head.append("PUT ").append(target).append(" HTTP/1.1\r\n");
-    head.append("Host: ").append(host.contains(":") ? "[" + host + "]" : host);
-    if (uri.getPort() != -1) head.append(':').append(port);
-    head.append("\r\n");
+    head.append("Host: ").append(authority).append("\r\n");
     for (Map.Entry<String, String> h : requestHeaders.entrySet()) {
       head.append(h.getKey()).append(": ").append(h.getValue()).append("\r\n");
     }
@@ -175,12 +189,35 @@ final class DuplexUpload {
       return new Exchange(status, headers, closing, socket, writer);
     } catch (IOException | RuntimeException e) {
       socket.close();
+      // The sender stops at once on the closed socket; until it has, it may still read the source, which a retry
+      // is about to send again from its start.
+      try {
+        writer.join();
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
       synchronized (sourceError) {
         if (sourceError[0] != null) {
           throw new IOException("Reading the upload failed: " + sourceError[0].getMessage(), sourceError[0]);
         }
       }
       throw e;
+    }
+  }
+
+  /** Asks the proxy on {@code socket} for a tunnel to {@code hostPort}; throws unless it answers 2xx. */
+  private static void tunnel(Socket socket, String hostPort) throws IOException {
+    OutputStream out = socket.getOutputStream();
+    String connect = "CONNECT " + hostPort + " HTTP/1.1\r\nHost: " + hostPort + "\r\n\r\n";
+    out.write(connect.getBytes(StandardCharsets.ISO_8859_1));
+    out.flush();
+    // Read byte by byte: whatever follows the proxy's head is the server's TLS, not ours to buffer.
+    InputStream in = socket.getInputStream();
+    String status = line(in);
+    headers(in);
+    String[] parts = status.split(" ", 3);
+    if (parts.length < 2 || !parts[1].startsWith("2")) {
+      throw new java.net.ConnectException("The proxy refused a tunnel to " + hostPort + ": " + status);
     }
   }
 

@@ -6,6 +6,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.ProxySelector;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -40,7 +43,8 @@ import javax.net.ssl.SSLContext;
 /**
  * The Tessera identity API's client: the ten lookups, single (GET), batch (POST, with per-input metadata) and CSV
  * upload (PUT, streamed both ways), with API keys in plain, signed or legacy form, retries on 429 and 503 honouring
- * Retry-After, Idempotency-Keys, timeouts and gzip replies. Thread-safe: make one and share it.
+ * Retry-After (and of calls that got no reply, where a repeat is safe), Idempotency-Keys, timeouts, a proxy and gzip
+ * replies. Thread-safe: make one and share it.
  *
  * <pre>{@code
  * TesseraClient client = TesseraClient.builder()
@@ -50,7 +54,9 @@ import javax.net.ssl.SSLContext;
  * LookupResult result = client.byEmail("ann@example.com");
  * }</pre>
  *
- * <p>Every failure is a {@link TesseraException} (unchecked) carrying the status, code, message and request id.
+ * <p>Every failure is a {@link TesseraException} (unchecked) carrying the status, code, message and request id; its
+ * subclass says which kind ({@link AuthenticationException}, {@link RateLimitException}, {@link
+ * TesseraConnectionException}, ...).
  */
 public final class TesseraClient {
   /** The client's version (from pom.xml), or "unknown" when run from classes built without it. */
@@ -70,6 +76,8 @@ public final class TesseraClient {
   private final Clock clock;
   private final Sleeper sleeper;
   private final SSLContext sslContext;
+  /** The proxy selector given, or null for the JVM's default (its http(s).proxyHost settings). */
+  private final ProxySelector proxy;
   private final HttpClient http;
 
   /** Waits between retries; replaced in tests. */
@@ -92,12 +100,14 @@ public final class TesseraClient {
     this.clock = b.clock;
     this.sleeper = b.sleeper;
     this.sslContext = b.sslContext;
+    this.proxy = b.proxy;
     HttpClient.Builder hb =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(connectTimeout)
             .followRedirects(HttpClient.Redirect.NEVER);
     if (sslContext != null) hb.sslContext(sslContext);
+    if (proxy != null) hb.proxy(proxy);
     this.http = hb.build();
   }
 
@@ -340,13 +350,24 @@ public final class TesseraClient {
       if (key != null) headers.put("Idempotency-Key", key);
       DuplexUpload.Exchange ex;
       try {
-        ex = DuplexUpload.put(uri, headers, body, millis(connectTimeout), millis(wait), sslContext);
-      } catch (SocketTimeoutException e) {
-        closeQuietly(body, ownsStreams);
-        throw new TesseraTimeoutException("No reply from " + uri.getHost() + " within " + describe(wait) + ".", e);
+        ex = DuplexUpload.put(uri, headers, body, millis(connectTimeout), millis(wait), sslContext, proxyFor(uri));
       } catch (IOException e) {
         closeQuietly(body, ownsStreams);
-        throw networkError(uri, e);
+        TesseraConnectionException failure =
+            e instanceof SocketTimeoutException
+                ? new TesseraTimeoutException("No reply from " + uri.getHost() + " within " + describe(wait) + ".", e)
+                : networkError(uri, e);
+        // No reply: sent again only under an Idempotency-Key, and only a body that can be sent again.
+        if (key == null || !retry.networkErrors() || attempt > retry.maxRetries()) throw failure;
+        body = source.open();
+        if (body == null) throw failure;
+        try {
+          pause(retry.backoff(attempt), failure, attempt);
+        } catch (RuntimeException interrupted) {
+          closeQuietly(body, ownsStreams);
+          throw interrupted;
+        }
+        continue;
       }
       Headers h = new Headers(ex.headers);
       ResponseInfo info = ResponseInfo.of(ex.status, h, key, attempt);
@@ -476,13 +497,22 @@ public final class TesseraClient {
           headers = new Headers(res.headers().map());
           in = new ByteArrayInputStream(res.body());
         }
-      } catch (HttpConnectTimeoutException e) {
-        throw new TesseraTimeoutException(
-            "Could not connect to " + uri.getHost() + " within " + describe(connectTimeout) + ".", e);
-      } catch (HttpTimeoutException e) {
-        throw new TesseraTimeoutException("No reply from " + uri.getHost() + " within " + describe(wait) + ".", e);
       } catch (IOException e) {
-        throw networkError(uri, e);
+        TesseraConnectionException failure;
+        if (e instanceof HttpConnectTimeoutException) {
+          String within = describe(connectTimeout);
+          failure = new TesseraTimeoutException("Could not connect to " + uri.getHost() + " within " + within + ".", e);
+        } else if (e instanceof HttpTimeoutException) {
+          failure =
+              new TesseraTimeoutException("No reply from " + uri.getHost() + " within " + describe(wait) + ".", e);
+        } else {
+          failure = networkError(uri, e);
+        }
+        // No reply: the call may have run. Sent again only where a repeat is safe.
+        boolean safe = "GET".equals(method) || idempotencyKey != null;
+        if (!safe || !retry.networkErrors() || attempt > retry.maxRetries()) throw failure;
+        pause(retry.backoff(attempt), failure, attempt);
+        continue;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new TesseraException(0, TesseraException.INTERRUPTED, "Interrupted.", null, null, null, null, e);
@@ -611,14 +641,21 @@ public final class TesseraClient {
     return JsonFields.object(json, "reply");
   }
 
-  private TesseraException networkError(URI uri, IOException e) {
+  private TesseraConnectionException networkError(URI uri, IOException e) {
     if (e instanceof SocketTimeoutException) {
       return new TesseraTimeoutException("No reply from " + uri.getHost() + " in time: " + e.getMessage(), e);
     }
     String what = e instanceof ConnectException ? "Could not connect to " : "Lost the connection to ";
     String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    return new TesseraException(
-        0, TesseraException.NETWORK, what + uri.getHost() + ": " + detail, null, null, null, null, e);
+    return new TesseraConnectionException(TesseraException.NETWORK, what + uri.getHost() + ": " + detail, e);
+  }
+
+  /** The proxy an upload's own socket goes through: the selector's first choice for the URI, else none. */
+  private Proxy proxyFor(URI uri) {
+    ProxySelector selector = proxy != null ? proxy : ProxySelector.getDefault();
+    if (selector == null) return Proxy.NO_PROXY;
+    List<Proxy> chosen = selector.select(uri);
+    return chosen == null || chosen.isEmpty() ? Proxy.NO_PROXY : chosen.get(0);
   }
 
   private String idempotencyKey(LookupOptions options) {
@@ -688,6 +725,7 @@ public final class TesseraClient {
     private Clock clock = Clock.systemUTC();
     private Sleeper sleeper = d -> Thread.sleep(d.toMillis());
     private SSLContext sslContext;
+    private ProxySelector proxy;
 
     private Builder() {}
 
@@ -778,6 +816,21 @@ public final class TesseraClient {
     public Builder sslContext(SSLContext context) {
       this.sslContext = context;
       return this;
+    }
+
+    /**
+     * The proxies every call goes through, CSV uploads included (default: the JVM's, {@link ProxySelector#getDefault()},
+     * which reads the {@code https.proxyHost}, {@code http.proxyHost} and {@code http.nonProxyHosts} system
+     * properties). An https server is reached through a CONNECT tunnel.
+     */
+    public Builder proxy(ProxySelector selector) {
+      this.proxy = Objects.requireNonNull(selector, "selector");
+      return this;
+    }
+
+    /** One HTTP proxy for every call: {@code proxy("proxy.internal", 3128)}. */
+    public Builder proxy(String host, int port) {
+      return proxy(ProxySelector.of(new InetSocketAddress(host, port)));
     }
 
     /** The clock whose time signed and legacy keys sign (default: the system's). */

@@ -7,7 +7,12 @@ import java.util.Map;
 
 /**
  * A call that failed: the server refused it (status 400 and above, its body {@code {error, code, requestId,
- * fields}}), or no reply came (status 0: {@link TesseraTimeoutException}, or code {@code network}).
+ * fields}}), or no reply came (status 0: {@link TesseraConnectionException}, and {@link TesseraTimeoutException}).
+ *
+ * <p>Each kind of refusal has a subclass, so it can be caught alone: {@link InvalidRequestException} (400, 422),
+ * {@link AuthenticationException} (401), {@link PaymentRequiredException} (402), {@link PermissionException} (403),
+ * {@link NotFoundException} (404), {@link ConflictException} (409), {@link RateLimitException} (429) and {@link
+ * ServerException} (500 and above). Other statuses (405, 413, 415, 451) are a plain {@code TesseraException}.
  *
  * <p>{@link #getMessage()} is the server's {@code error} text, safe to show to a person; when the body is not the
  * API's JSON, the body as plain text, else the status's standard name (Unauthorized, Forbidden, ...), else the status
@@ -130,7 +135,40 @@ public class TesseraException extends RuntimeException {
     if (message == null) message = standardName(status);
     if (message == null) message = "HTTP " + status;
     if (code == null) code = standardCode(status);
-    return new TesseraException(status, code, message, requestId, fields, retryAfter, headers, null);
+    return of(status, code, message, requestId, fields, retryAfter, headers);
+  }
+
+  /** The subclass for the status. */
+  private static TesseraException of(
+      int status,
+      String code,
+      String message,
+      String requestId,
+      List<FieldError> fields,
+      Duration retryAfter,
+      Headers headers) {
+    switch (status) {
+      case 400:
+      case 422:
+        return new InvalidRequestException(status, code, message, requestId, fields, retryAfter, headers, null);
+      case 401:
+        return new AuthenticationException(status, code, message, requestId, fields, retryAfter, headers, null);
+      case 402:
+        return new PaymentRequiredException(status, code, message, requestId, fields, retryAfter, headers, null);
+      case 403:
+        return new PermissionException(status, code, message, requestId, fields, retryAfter, headers, null);
+      case 404:
+        return new NotFoundException(status, code, message, requestId, fields, retryAfter, headers, null);
+      case 409:
+        return new ConflictException(status, code, message, requestId, fields, retryAfter, headers, null);
+      case 429:
+        return new RateLimitException(status, code, message, requestId, fields, retryAfter, headers, null);
+      default:
+        if (status >= 500) {
+          return new ServerException(status, code, message, requestId, fields, retryAfter, headers, null);
+        }
+        return new TesseraException(status, code, message, requestId, fields, retryAfter, headers, null);
+    }
   }
 
   static String standardName(int status) {

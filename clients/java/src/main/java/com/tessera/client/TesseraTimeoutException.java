@@ -1,10 +1,10 @@
 package com.tessera.client;
 
-/** No reply came within the client's timeout (code {@code timeout}, status 0). */
-public final class TesseraTimeoutException extends TesseraException {
+/** No reply came within the client's timeout (code {@code timeout}, status 0): a {@link TesseraConnectionException}. */
+public final class TesseraTimeoutException extends TesseraConnectionException {
   private static final long serialVersionUID = 1L;
 
   public TesseraTimeoutException(String message, Throwable cause) {
-    super(0, TIMEOUT, message, null, null, null, null, cause);
+    super(TIMEOUT, message, cause);
   }
 }

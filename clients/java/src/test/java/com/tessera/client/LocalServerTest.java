@@ -273,7 +273,8 @@ class LocalServerTest {
   @Test
   void timesOutAJsonCall() {
     server.answer(new Answer(200).delay(3000).json("{\"requestId\":\"r\",\"identities\":[]}"));
-    TesseraClient client = client().timeout(Duration.ofMillis(300)).build();
+    TesseraClient client =
+        client().timeout(Duration.ofMillis(300)).retry(RetryPolicy.defaults().networkErrors(false)).build();
     long t0 = System.nanoTime();
     TesseraTimeoutException e = assertThrows(TesseraTimeoutException.class, () -> client.byEmail("a@b.example"));
     long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -281,13 +282,14 @@ class LocalServerTest {
     assertEquals(0, e.status());
     assertEquals(TesseraException.TIMEOUT, e.code());
     assertTrue(e.getMessage().contains("300 ms"), e.getMessage());
-    assertTrue(slept.isEmpty(), "a timeout is not retried");
+    assertTrue(slept.isEmpty(), "with networkErrors(false) a timeout is not retried");
+    assertTrue(e instanceof TesseraConnectionException);
   }
 
   @Test
   void timesOutByTheCallsOwnTimeout() {
     server.answer(new Answer(200).delay(3000).json(BATCH_REPLY));
-    TesseraClient client = client().build();
+    TesseraClient client = client().retry(RetryPolicy.defaults().networkErrors(false)).build();
     long t0 = System.nanoTime();
     assertThrows(
         TesseraTimeoutException.class,
@@ -298,7 +300,8 @@ class LocalServerTest {
   @Test
   void timesOutAnUploadAndAStreamedReply() throws Exception {
     server.answer(new Answer(200).delay(3000).csv("email\r\n"), new Answer(200).delay(3000).csv("email\r\n"));
-    TesseraClient client = client().timeout(Duration.ofMillis(300)).build();
+    TesseraClient client =
+        client().timeout(Duration.ofMillis(300)).retry(RetryPolicy.defaults().networkErrors(false)).build();
     long t0 = System.nanoTime();
     assertThrows(
         TesseraTimeoutException.class,
@@ -309,6 +312,44 @@ class LocalServerTest {
         TesseraTimeoutException.class,
         () -> client.lookupCsv(Endpoint.BY_EMAIL, LookupInput.plain("x@y.example"), LookupOptions.defaults()));
     assertTrue((System.nanoTime() - t0) / 1_000_000 < 2500);
+  }
+
+  @Test
+  void retriesABatchThatGotNoReplyInTimeUnderTheSameKey() {
+    server.answer(new Answer(200).delay(3000).json(BATCH_REPLY), new Answer(200).json(BATCH_REPLY));
+    TesseraClient client = client().timeout(Duration.ofMillis(300)).build();
+    BatchResult result = client.batch(Endpoint.BY_EMAIL, twoInputs());
+    assertEquals(2, result.info().attempts());
+    assertEquals(1, slept.size(), "one backoff");
+    assertEquals(0, events.get(0).status());
+    assertTrue(events.get(0).error() instanceof TesseraTimeoutException);
+    String key = server.seen().get(0).header("Idempotency-Key");
+    assertNotNull(key);
+    assertEquals(key, server.seen().get(1).header("Idempotency-Key"));
+  }
+
+  @Test
+  void throwsAnExceptionClassPerKindOfRefusal() {
+    Map<Integer, Class<? extends TesseraException>> kinds =
+        Map.ofEntries(
+            Map.entry(400, InvalidRequestException.class),
+            Map.entry(401, AuthenticationException.class),
+            Map.entry(402, PaymentRequiredException.class),
+            Map.entry(403, PermissionException.class),
+            Map.entry(404, NotFoundException.class),
+            Map.entry(409, ConflictException.class),
+            Map.entry(422, InvalidRequestException.class),
+            Map.entry(429, RateLimitException.class),
+            Map.entry(500, ServerException.class),
+            Map.entry(503, ServerException.class),
+            Map.entry(451, TesseraException.class));
+    TesseraClient client = client().retry(RetryPolicy.none()).build();
+    for (Map.Entry<Integer, Class<? extends TesseraException>> kind : kinds.entrySet()) {
+      server.answer(new Answer(kind.getKey()).json("{\"error\":\"no\",\"code\":\"x\",\"requestId\":\"r\"}"));
+      TesseraException e = assertThrows(TesseraException.class, () -> client.byEmail("a@b.example"));
+      assertEquals(kind.getValue(), e.getClass(), "status " + kind.getKey());
+      assertEquals((int) kind.getKey(), e.status());
+    }
   }
 
   @Test
@@ -458,7 +499,8 @@ class LocalServerTest {
     String readme = Files.readString(Path.of("README.md"));
     java.util.regex.Matcher named =
         java.util.regex.Pattern.compile(
-                "tessera-client-(\\d[^ ]*?)\\.jar|<version>([^<]+)</version>|tessera-client:([0-9][^`\\s]*)")
+                "tessera-client-(\\d[^ -]*?)(?:-sources|-javadoc)?\\.(?:jar|pom)|<version>([^<]+)</version>"
+                    + "|tessera-client:([0-9][^`\\s]*)")
             .matcher(readme);
     int seen = 0;
     while (named.find()) {
