@@ -9,8 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { useServerAndBrowser } from './support/browser';
 import { axeViolations } from './support/page-checks';
 import { usePages } from './support/pages';
+import { seedUser } from './support/server';
 
-const env = useServerAndBrowser({ env: { SEED_IDENTITIES: '300' } });
+const developer = seedUser('user', { name: 'Dev' });
+const env = useServerAndBrowser({ env: { SEED_IDENTITIES: '300' }, users: [developer] });
 const openAs = usePages(env);
 const SHOTS = '/tmp/shots-first-call';
 
@@ -100,5 +102,32 @@ describe("an integrator's first calls (issue 31)", () => {
     await page.getByTestId('csv-row').first().waitFor();
     expect(await page.getByTestId('csv-row').count()).toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("puts the id of one of the developer's own keys in the playground's code, the secret left to paste", async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await openAs(developer, { colorScheme: scheme });
+      const made = await page.evaluate(async (name) => {
+        const res = await fetch('/v2/keys', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+          body: JSON.stringify({ name }),
+        });
+        return ((await res.json()) as { keys: Record<string, { id: string }> }).keys;
+      }, `Mine ${scheme}`);
+      const id = Object.keys(made)[0]!;
+      await page.goto(`${env.server.url}/playground`);
+      const code = page.getByTestId('sample-code');
+      await code.waitFor();
+      expect(await code.textContent()).toContain('YOUR_API_KEY');
+      await page.getByRole('combobox', { name: 'Key' }).click();
+      const option = page.getByRole('option', { name: new RegExp(`^Mine ${scheme}`) });
+      await option.waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await option.click();
+      expect(await code.textContent()).toContain(`${id}YOUR_SECRET`);
+      expect(await code.textContent()).not.toContain('YOUR_API_KEY');
+      await page.screenshot({ path: `${SHOTS}/playground-key-${scheme}.png`, fullPage: true });
+    }
   });
 });

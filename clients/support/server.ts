@@ -48,9 +48,10 @@ export function useClientServer(): ClientServer {
         body: JSON.stringify(body),
       });
       if (res.status !== 201) throw new Error(`POST /v2/keys answered ${res.status}: ${await res.text()}`);
-      const made = (await res.json()) as { keys: Record<string, { id: string; secret: string }> };
-      const { id, secret } = Object.values(made.keys)[0]!;
-      return { id, secret, key: `${id}${secret}` };
+      const made = (await res.json()) as { keys: Record<string, { id: string; secret: string; mode?: string }> };
+      const { id, secret, mode } = Object.values(made.keys)[0]!;
+      // A test key is presented with its prefix (issue 31), as the console shows it.
+      return { id, secret, key: `${mode === 'test' ? 'tk_test_' : ''}${id}${secret}` };
     };
     const apiKey = await makeKey({ name: 'client suite' });
     const found = await fetch(`${baseUrl}/v2/identities/byId?id=7`, {

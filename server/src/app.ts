@@ -231,7 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const rates = deps.rates ?? (await openSlidingLimiter(redis, counters));
   if (!deps.rates) app.addHook('onClose', () => rates.close());
   registerContractRoutes(app, { database, hub, billing });
-  registerUsageReportRoutes(app, { database });
+  registerUsageReportRoutes(app, { database, verifier });
   const usageAlerts = registerUsageAlerts(app, { database, hub, mailer, publicUrl: config.publicUrl });
   registerUsageRetention(app, { database, config });
   registerUsageRollups(app, { database });

@@ -5,7 +5,7 @@ import com.tessera.client.TesseraClient;
 public class FirstCall {
   public static void main(String[] args) {
     String email = System.getenv()
-        .getOrDefault("TESSERA_EMAIL", "p-622a0bfe-fee8-4b07-b89b-b6c601d56a08@people.example");
+        .getOrDefault("TESSERA_EMAIL", "judith.miller@icloud.com");
     TesseraClient client = TesseraClient.builder()
         .baseUrl(System.getenv("TESSERA_BASE_URL"))
         .apiKey(System.getenv("TESSERA_API_KEY"))

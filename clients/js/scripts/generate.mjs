@@ -2,7 +2,8 @@
 /**
  * Writes src/generated/openapi.ts from the published OpenAPI document (docs/openapi.json at the repository's root):
  * the lookup schemas (LookupRecord, FullIdentity, Identity, LookupResult, BatchResult, the error body), the options
- * of GET, POST and PUT, each endpoint's inputs and batch inputs, and the per-endpoint methods of the client.
+ * of GET, POST and PUT, each endpoint's inputs and batch inputs, and the per-endpoint methods of the client; and the
+ * usage reports' replies (UsageSeries, UsageTotals, UsageCalls) and queries.
  *
  *   node scripts/generate.mjs            writes the file
  *   node scripts/generate.mjs --check    exits 1 when the file differs from what the document gives (CI, the suite)
@@ -220,8 +221,14 @@ for (const op of operations.slice(1)) {
 const metadataSchema = operations[0].object.properties?.metadata;
 if (!metadataSchema) fail('POST inputs carry no metadata');
 
+// The usage reports a key reads its own calls with (issue 31): their replies and queries.
+const USAGE = { series: '/v2/usage/series', totals: '/v2/usage/totals', calls: '/v2/usage/calls' };
+for (const [name, p] of Object.entries(USAGE)) if (!doc.paths[p]?.get) fail(`no GET ${p} (usage ${name})`);
+const usageParams = (name) => doc.paths[USAGE[name]].get.parameters.map(resolveParam).filter((p) => p.in === 'query');
+
 const used = new Set();
 for (const op of operations) for (const id of reachable(op.item)) used.add(id);
+for (const p of Object.values(USAGE)) for (const id of reachable(doc.paths[p])) used.add(id);
 const schemaNames = Object.keys(schemas).filter((n) => used.has(`schemas/${n}`));
 for (const needed of ['LookupRecord', 'FullIdentity', 'Identity', 'LookupResult', 'BatchResult', 'Error']) {
   if (!schemaNames.includes(needed)) fail(`schema ${needed} is not used by the lookups`);
@@ -262,6 +269,12 @@ ${jsdoc('The options of a single lookup (GET), in its query string beside the in
 ${jsdoc('The options of a batch lookup (POST), in its body beside `inputs`.')}export interface BodyOptions ${objectType({ ...operations[0].postSchema, properties: Object.fromEntries(Object.entries(operations[0].postSchema.properties).filter(([n]) => n !== 'inputs')), required: [] }, '')}
 
 ${jsdoc('The options of a CSV upload (PUT), in its query string.')}export interface UploadQueryOptions ${objectType(paramsObject(operations[0].putParams), '')}
+
+${jsdoc('The query of a usage series (GET /v2/usage/series).')}export interface UsageSeriesQuery ${objectType(paramsObject(usageParams('series')), '')}
+
+${jsdoc('The query of usage totals (GET /v2/usage/totals).')}export interface UsageTotalsQuery ${objectType(paramsObject(usageParams('totals')), '')}
+
+${jsdoc('The query of a page of calls (GET /v2/usage/calls).')}export interface UsageCallsQuery ${objectType(paramsObject(usageParams('calls')), '')}
 
 /** The lookup endpoints, \`/v2/identities/{endpoint}\`. */
 export const ENDPOINTS = [${operations.map((op) => literal(op.name)).join(', ')}] as const;

@@ -10,11 +10,18 @@ import {
   type EndpointInputs,
   Lookups,
   STRING_INPUT,
+  type UsageCalls,
+  type UsageCallsQuery,
+  type UsageSeries,
+  type UsageSeriesQuery,
+  type UsageTotals,
+  type UsageTotalsQuery,
 } from './generated/openapi.js';
 import type {
   BatchOptions,
   BatchReplyFor,
   CallOptions,
+  ChargeInfo,
   ClientOptions,
   CsvSource,
   CsvUploadOptions,
@@ -23,6 +30,8 @@ import type {
   RateLimitInfo,
   ReplyMeta,
   RetryOptions,
+  UsageQuery,
+  UsageReply,
 } from './types.js';
 import { VERSION } from './version.js';
 
@@ -43,7 +52,8 @@ type ResolvedRetry = Required<Omit<RetryOptions, 'onRetry'>> & Pick<RetryOptions
 
 interface Exchange {
   method: 'GET' | 'POST' | 'PUT';
-  endpoint: Endpoint;
+  /** The path after the base URL, e.g. `/v2/identities/byEmail`. */
+  path: string;
   query: URLSearchParams;
   accept: string;
   headers: Record<string, string>;
@@ -118,6 +128,23 @@ function rateLimitOf(headers: Headers): RateLimitInfo {
     reset: numberHeader(headers, 'ratelimit-reset'),
     policy: headers.get('ratelimit-policy') ?? undefined,
   };
+}
+
+function chargeOf(headers: Headers): ChargeInfo {
+  return {
+    cost: numberHeader(headers, 'x-call-cost'),
+    allowanceRemaining: numberHeader(headers, 'x-monthly-allowance-remaining'),
+  };
+}
+
+/** A usage query's parameters as text; a Date as its ISO 8601 time. */
+function usageSearch(query: object): URLSearchParams {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    search.set(name, value instanceof Date ? value.toISOString() : String(value));
+  }
+  return search;
 }
 
 /** Adds `meta` to a reply object without making it part of its JSON. */
@@ -217,7 +244,7 @@ export class TesseraClient extends Lookups {
     return (await this.reply(
       {
         method: 'GET',
-        endpoint,
+        path: LOOKUP_PATH + endpoint,
         query,
         accept: csv ? 'text/csv' : 'application/json',
         headers: {},
@@ -244,7 +271,7 @@ export class TesseraClient extends Lookups {
     return (await this.reply(
       {
         method: 'POST',
-        endpoint,
+        path: LOOKUP_PATH + endpoint,
         query: new URLSearchParams(),
         accept: csv ? 'text/csv' : 'application/json',
         headers: { 'content-type': 'application/json' },
@@ -268,7 +295,7 @@ export class TesseraClient extends Lookups {
     return (await this.reply(
       {
         method: 'PUT',
-        endpoint,
+        path: LOOKUP_PATH + endpoint,
         query,
         accept: 'text/csv',
         headers,
@@ -280,6 +307,58 @@ export class TesseraClient extends Lookups {
       },
       true,
     )) as CsvReply;
+  }
+
+  /**
+   * A metric over a range, bucket by bucket (GET /v2/usage/series): the key's own calls, or with an organization
+   * administrator's key the organization's. Default: requests a day over the month up to now.
+   */
+  usageSeries(query: UsageQuery<UsageSeriesQuery> = {}, options?: CallOptions): Promise<UsageReply<UsageSeries>> {
+    return this.usage<UsageSeries>('/v2/usage/series', 'usageSeries', query, options);
+  }
+
+  /** Every metric, requests and cost included, summed over a range (GET /v2/usage/totals). */
+  usageTotals(query: UsageQuery<UsageTotalsQuery> = {}, options?: CallOptions): Promise<UsageReply<UsageTotals>> {
+    return this.usage<UsageTotals>('/v2/usage/totals', 'usageTotals', query, options);
+  }
+
+  /** A page of calls (GET /v2/usage/calls), newest first by default: pass `next` as `after` for the next page. */
+  usageCalls(query: UsageQuery<UsageCallsQuery> = {}, options?: CallOptions): Promise<UsageReply<UsageCalls>> {
+    return this.usage<UsageCalls>('/v2/usage/calls', 'usageCalls', query, options);
+  }
+
+  private async usage<R>(
+    path: string,
+    area: keyof R & string,
+    query: object,
+    options: CallOptions | undefined,
+  ): Promise<UsageReply<R>> {
+    const reply = (await this.reply(
+      {
+        method: 'GET',
+        path,
+        query: usageSearch(query),
+        accept: 'application/json',
+        headers: {},
+        replayable: true,
+        idempotencyKey: undefined,
+        stream: false,
+        options: options ?? {},
+      },
+      false,
+    )) as R & { meta: ReplyMeta };
+    const inner = reply[area] as unknown;
+    if (typeof inner !== 'object' || inner === null) {
+      throw new TesseraError({
+        status: reply.meta.status,
+        code: 'invalid_response',
+        message: `The reply had no ${area}.`,
+        requestId: reply.meta.requestId,
+        body: reply,
+        attempts: reply.meta.attempts,
+      });
+    }
+    return withMeta({ ...inner }, reply.meta) as UsageReply<R>;
   }
 
   /** Runs an exchange and makes its reply: a CsvReply, or the parsed JSON with `meta`. */
@@ -323,7 +402,7 @@ export class TesseraClient extends Lookups {
     const attempts = x.replayable ? Math.max(0, retry.retries) + 1 : 1;
     const timeoutMs = x.options.timeoutMs ?? this.timeoutMs;
     const search = x.query.toString();
-    const url = `${this.baseUrl}${LOOKUP_PATH}${x.endpoint}${search ? `?${search}` : ''}`;
+    const url = `${this.baseUrl}${x.path}${search ? `?${search}` : ''}`;
     const signal = x.options.signal;
 
     for (let attempt = 1; ; attempt++) {
@@ -348,7 +427,7 @@ export class TesseraClient extends Lookups {
         prepared?.stop();
       };
       const timer = setTimeout(() => {
-        const message = `No reply from ${x.method} ${LOOKUP_PATH}${x.endpoint} within ${timeoutMs} ms.`;
+        const message = `No reply from ${x.method} ${x.path} within ${timeoutMs} ms.`;
         stop(new TesseraError({ status: 0, code: 'timeout', message, attempts: attempt }));
       }, timeoutMs);
       const onAbort = () => stop(abortedError(signal?.reason, attempt));
@@ -394,6 +473,7 @@ export class TesseraClient extends Lookups {
         idempotencyKey: x.idempotencyKey,
         attempts: attempt,
         rateLimit: rateLimitOf(response.headers),
+        charge: chargeOf(response.headers),
       };
 
       if (response.ok) {

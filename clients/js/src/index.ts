@@ -15,6 +15,7 @@ export type {
   BatchReply,
   BatchReplyFor,
   CallOptions,
+  ChargeInfo,
   ClientOptions,
   CsvBody,
   CsvSource,
@@ -27,6 +28,8 @@ export type {
   ReplyMeta,
   RetryEvent,
   RetryOptions,
+  UsageQuery,
+  UsageReply,
   WriteCallOptions,
 } from './types.js';
 export { VERSION } from './version.js';

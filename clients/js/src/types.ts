@@ -127,6 +127,23 @@ export interface RateLimitInfo {
   policy: string | undefined;
 }
 
+/** What a lookup answered whole cost (X-Call-Cost) and what is left of the month's allowance, in USD. */
+export interface ChargeInfo {
+  /** What the call cost; 0 with a test key; undefined where not sent (a streamed CSV reply, a replay, usage calls). */
+  cost: number | undefined;
+  /**
+   * What is left of the organization's monthly limit, as the answering server process last knew its spend (so it
+   * may be slightly high under load); undefined without a monthly limit and with a test key.
+   */
+  allowanceRemaining: number | undefined;
+}
+
+/** A usage query: times as ISO 8601 text with an offset, or as Dates. */
+export type UsageQuery<Q> = Omit<Q, 'from' | 'to'> & { from?: string | Date; to?: string | Date };
+
+/** A usage report's reply (its one data area, e.g. `usageCalls`), with `meta` (not enumerable). */
+export type UsageReply<R> = R[keyof R] & { readonly meta: ReplyMeta };
+
 /** About the HTTP exchange behind a reply. */
 export interface ReplyMeta {
   status: number;
@@ -140,6 +157,8 @@ export interface ReplyMeta {
   /** Attempts made, 1 when the first succeeded. */
   attempts: number;
   rateLimit: RateLimitInfo;
+  /** X-Call-Cost and X-Monthly-Allowance-Remaining (docs/api-keys.md). */
+  charge: ChargeInfo;
 }
 
 /**

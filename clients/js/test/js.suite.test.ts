@@ -466,6 +466,25 @@ describe('keys', () => {
     expect(refused).toMatchObject({ status: 401, code: 'unauthorized' });
   });
 
+  it('test keys: tk_test_ stays before the key id in every form, and the sandbox answers', async () => {
+    const testKey = await env.makeKey({ name: 'client suite test', mode: 'test' });
+    expect(testKey.key.startsWith('tk_test_')).toBe(true);
+    const samples = (await (await fetch(`${env.baseUrl}/v2/samples?mode=test`)).json()) as {
+      samples: { id: number; email: string };
+    };
+    for (const auth of ['plain', 'signed'] as const) {
+      const sandbox = client({ apiKey: testKey.key, auth });
+      const found = await sandbox.byEmail(samples.samples.email);
+      expect(ids(found.identities), auth).toContain(samples.samples.id);
+      expect(found.meta.charge?.cost ?? 0).toBe(0);
+    }
+    const header = await T.authorizationHeader(testKey.key, 'signed');
+    expect(header).toMatch(new RegExp(`^Bearer tk_test_${testKey.id}\\d{13}[0-9a-f]{64}$`));
+    // The sandbox never holds a real person: the suite's person is not found by the test key.
+    const none = await client({ apiKey: testKey.key }).byId(String(env.identityId));
+    expect(none.identities).toEqual([]);
+  });
+
   it("the client's own MD5 equals node:crypto's", () => {
     const inputs = ['', 'a', 'abc', 'message digest', 'é漢字🙂', '1764000000000secret'];
     for (let n = 0; n < 200; n++) inputs.push(randomBytes(n).toString('base64').slice(0, n));
@@ -666,6 +685,42 @@ describe('retries', () => {
     expect(reply.meta.attempts).toBe(events.length + 1);
     expect(reply.meta.rateLimit.limit).toBe(20);
     expect(reply.meta.rateLimit.policy).toBe('"key";q=20;w=60');
+  });
+});
+
+describe('usage and charges', () => {
+  it("a key reads its own usage after making calls, and each lookup's reply tells what it cost", async () => {
+    const made = await env.makeKey({ name: 'client suite usage' });
+    const c = client({ apiKey: made.key });
+    const from = new Date(Date.now() - 3_600_000);
+    const to = new Date(Date.now() + 3_600_000);
+    const first = await c.byId(String(env.identityId), { template: 3 });
+    // Root's calls are metered at no contract: the cost is there, as a number of dollars.
+    expect(first.meta.charge.cost).toBe(0);
+    const batch = await c.byIdBatch([String(env.identityId)], { template: 3 });
+    expect(typeof batch.meta.charge.cost).toBe('number');
+    const calls = await c.usageCalls({ from, to, keyId: made.id, pageSize: 10 });
+    expect(calls.calls.map((call) => [call.keyId, call.method, call.path])).toEqual([
+      [made.id, 'POST', '/byId'],
+      [made.id, 'GET', '/byId'],
+    ]);
+    expect(calls.next).toBeNull();
+    expect(calls.meta.status).toBe(200);
+    expect(calls.meta.charge.cost).toBeUndefined();
+    const totals = await c.usageTotals({ from: from.toISOString(), to, keyId: made.id });
+    expect(totals.totals.requests).toBe(2);
+    expect(totals.from).toBe(from.toISOString());
+    const series = await c.usageSeries({ from, to, keyId: made.id, interval: 'hour', metric: 'inputs' });
+    expect(series.points.reduce((sum, p) => sum + p.value, 0)).toBe(2);
+    expect(JSON.parse(JSON.stringify(series))).not.toHaveProperty('meta');
+  });
+
+  it('refuses a malformed query (400) and an unknown key (401) with TesseraError', async () => {
+    await expect(client().usageTotals({ tz: 'Mars/Olympus' })).rejects.toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+    });
+    await expect(client({ apiKey: 'A1'.repeat(24) }).usageCalls()).rejects.toMatchObject({ status: 401 });
   });
 });
 

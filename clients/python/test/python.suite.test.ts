@@ -55,6 +55,7 @@ beforeAll(async () => {
   const legacy = await env.makeKey({ name: 'python client legacy', legacy: true });
   const limited = await env.makeKey({ name: 'python client limited', rateLimit: 1 });
   const wait = await env.makeKey({ name: 'python client wait', rateLimit: 1 });
+  const usage = await env.makeKey({ name: 'python client usage' });
   proxy = await startRecordingProxy();
   relay = await startBreakingRelay(env.baseUrl);
   childEnv = env.env({
@@ -65,6 +66,7 @@ beforeAll(async () => {
     TESSERA_LEGACY_KEY: legacy.key,
     TESSERA_LIMITED_KEY: limited.key,
     TESSERA_WAIT_KEY: wait.key,
+    TESSERA_USAGE_KEY: usage.key,
     TESSERA_REQUIRE_LIVE: '1',
     PYTHONDONTWRITEBYTECODE: '1',
   });

@@ -12,11 +12,13 @@ import threading
 import time
 import unittest
 import uuid
+from datetime import datetime, timedelta, timezone
 from typing import Any, Dict, List, Mapping, Sequence
 
 from support import PACKAGE_ROOT, REQUIRE_LIVE, env, live, require_live
 
 from tessera import (
+    KEY_ID_LENGTH,
     ApiError,
     PiiInput,
     AuthenticationError,
@@ -488,3 +490,39 @@ class ExampleTest(LiveCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@live
+class UsageTest(LiveCase):
+    """Usage by key (issue 31): a key reads its own calls; a lookup's reply tells what it cost."""
+
+    def test_a_key_reads_its_own_usage_and_each_lookup_its_cost(self) -> None:
+        key = env("TESSERA_USAGE_KEY")
+        key_id = key[:KEY_ID_LENGTH]
+        seen: List[ResponseInfo] = []
+        client = self.new_client(key, on_response=seen.append)
+        start = datetime.now(timezone.utc) - timedelta(hours=1)
+        end = datetime.now(timezone.utc) + timedelta(hours=1)
+        client.by_id.get(self.identity_id, template=3)
+        client.by_id.batch([self.identity_id], template=3)
+        # Root's calls are metered at no contract: the cost is there, as dollars.
+        self.assertEqual(seen[0].call_cost, 0.0)
+        self.assertIsInstance(seen[1].call_cost, float)
+        calls = client.usage_calls(from_=start, to=end, key_id=key_id, page_size=10)
+        self.assertEqual(
+            [(c["keyId"], c["method"], c["path"]) for c in calls["calls"]],
+            [(key_id, "POST", "/byId"), (key_id, "GET", "/byId")],
+        )
+        self.assertIsNone(calls["next"])
+        self.assertIsNone(seen[-1].call_cost)
+        totals = client.usage_totals(from_=start.isoformat(), to=end, key_id=key_id)
+        self.assertEqual(totals["totals"]["requests"], 2)
+        series = client.usage_series(from_=start, to=end, key_id=key_id, interval="hour", metric="inputs")
+        self.assertEqual(sum(p["value"] for p in series["points"]), 2)
+
+    def test_usage_errors(self) -> None:
+        with self.assertRaises(BadRequestError) as refused:
+            self.client.usage_totals(tz="Mars/Olympus")
+        self.assertEqual(refused.exception.code, "validation_failed")
+        with self.assertRaises(AuthenticationError):
+            self.new_client("A1" * 24).usage_calls()

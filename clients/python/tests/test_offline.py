@@ -35,6 +35,10 @@ NOW = 1767225600.0  # seconds: 1767225600000 ms
 class KeyFormsTest(unittest.TestCase):
     def test_split_key_at_sixteen(self) -> None:
         self.assertEqual(split_key(KEY_ID + SECRET), (KEY_ID, SECRET))
+        # A test key's prefix stays with its id: every form presents it there.
+        self.assertEqual(split_key("tk_test_" + KEY_ID + SECRET), ("tk_test_" + KEY_ID, SECRET))
+        with self.assertRaises(ValueError):
+            split_key("tk_live_" + KEY_ID + SECRET)
         self.assertEqual(split_key("  " + KEY_ID + SECRET + "\n"), (KEY_ID, SECRET))
 
     def test_malformed_key_is_refused_without_echoing_it(self) -> None:

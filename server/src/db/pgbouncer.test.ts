@@ -113,6 +113,32 @@ describe.skipIf(skip)(`PgBouncer in transaction mode${skip ? ` (skipped: ${skip}
     expect(self.json().self).toMatchObject({ id: customer.id, email: customer.email });
   });
 
+  it("loads the sandbox and answers a test key from it, its search_path never reaching another call's connection", async () => {
+    const made = await api.post('/v2/keys', cookie, { name: 'sandbox', mode: 'test' });
+    expect(made.statusCode, made.body).toBe(201);
+    const key = Object.values(made.json().keys)[0] as { id: string; secret: string };
+    const sample = await t.app.inject({ method: 'GET', url: '/v2/samples?mode=test' });
+    const { id, email } = sample.json().samples;
+    const p = person();
+    await load(direct, p);
+    // Test-key and live calls interleaved on the pooled connections: each finds its own graph only.
+    const calls = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? t.app.inject({
+              method: 'GET',
+              url: `/v2/identities/byEmail?email=${encodeURIComponent(email)}`,
+              headers: { authorization: `Bearer tk_test_${key.id}${key.secret}` },
+            })
+          : api.get(`/v2/identities/byId?id=${p.id}`, cookie),
+      ),
+    );
+    calls.forEach((res, i) => {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().identities.map((x: { id: number }) => x.id)).toContain(i % 2 === 0 ? id : p.id);
+    });
+  });
+
   it('has the time limits and generic plans in force on every server connection, with no start-up parameters', async () => {
     // What the start-up report asks of an operator: the connections from before the defaults are replaced.
     await bouncer.admin('RECONNECT');

@@ -227,6 +227,156 @@ export interface BatchResult {
   }>;
 }
 
+/** One metered call: who made it, how, its status, what it counted and what it cost (USD). */
+export interface UsageCall {
+  id: number;
+  /** When it was metered (UTC). */
+  at: string;
+  userId: number;
+  organizationId: number | null;
+  /** The key it was made with; null: a console session. */
+  keyId: string | null;
+  method: 'GET' | 'POST' | 'PUT';
+  path:
+    | '/byAny'
+    | '/byDevice'
+    | '/byEmail'
+    | '/byId'
+    | '/byIp'
+    | '/byMd5'
+    | '/byPhone'
+    | '/byPii'
+    | '/bySha256'
+    | '/byVehicle'
+    | '/segments';
+  status: number;
+  inputs: number;
+  inputsWithIdentities: number;
+  identities: number;
+  identitiesWithBehaviors: number;
+  identitiesWithData: number;
+  identitiesWithDevices: number;
+  identitiesWithEmails: number;
+  identitiesWithIps: number;
+  identitiesWithPhones: number;
+  identitiesWithProperties: number;
+  identitiesWithVehicles: number;
+  identitiesWithFinances: number;
+  identitiesWithCompanies: number;
+  behaviors: number;
+  devices: number;
+  emails: number;
+  ips: number;
+  phones: number;
+  properties: number;
+  vehicles: number;
+  companies: number;
+  bestMatchScores: number;
+  milliseconds: number;
+  /** USD. */
+  cost: number;
+}
+
+/** A metric over the range, bucket by bucket. */
+export interface UsageSeries {
+  usageSeries: {
+    /** The start of the range, settled (UTC). */
+    from: string;
+    /** The end of the range, excluded (UTC). */
+    to: string;
+    /** The time zone buckets start in. */
+    tz: string;
+    metric:
+      | 'requests'
+      | 'inputs'
+      | 'inputsWithIdentities'
+      | 'identities'
+      | 'identitiesWithBehaviors'
+      | 'identitiesWithData'
+      | 'identitiesWithDevices'
+      | 'identitiesWithEmails'
+      | 'identitiesWithIps'
+      | 'identitiesWithPhones'
+      | 'identitiesWithProperties'
+      | 'identitiesWithVehicles'
+      | 'identitiesWithFinances'
+      | 'identitiesWithCompanies'
+      | 'behaviors'
+      | 'devices'
+      | 'emails'
+      | 'ips'
+      | 'phones'
+      | 'properties'
+      | 'vehicles'
+      | 'companies'
+      | 'bestMatchScores'
+      | 'milliseconds'
+      | 'cost';
+    interval: 'hour' | 'day' | 'week' | 'month';
+    /** Every bucket of the range, oldest first; an empty one has value 0. */
+    points: Array<{
+      /** The bucket's start (UTC). */
+      at: string;
+      value: number;
+    }>;
+  };
+}
+
+/** Every metric summed over the range. */
+export interface UsageTotals {
+  usageTotals: {
+    /** The start of the range, settled (UTC). */
+    from: string;
+    /** The end of the range, excluded (UTC). */
+    to: string;
+    /** The time zone buckets start in. */
+    tz: string;
+    totals: {
+      requests: number;
+      inputs: number;
+      inputsWithIdentities: number;
+      identities: number;
+      identitiesWithBehaviors: number;
+      identitiesWithData: number;
+      identitiesWithDevices: number;
+      identitiesWithEmails: number;
+      identitiesWithIps: number;
+      identitiesWithPhones: number;
+      identitiesWithProperties: number;
+      identitiesWithVehicles: number;
+      identitiesWithFinances: number;
+      identitiesWithCompanies: number;
+      behaviors: number;
+      devices: number;
+      emails: number;
+      ips: number;
+      phones: number;
+      properties: number;
+      vehicles: number;
+      companies: number;
+      bestMatchScores: number;
+      milliseconds: number;
+      /** USD. */
+      cost: number;
+    };
+  };
+}
+
+/** A page of calls. */
+export interface UsageCalls {
+  usageCalls: {
+    /** The start of the range, settled (UTC). */
+    from: string;
+    /** The end of the range, excluded (UTC). */
+    to: string;
+    /** The time zone buckets start in. */
+    tz: string;
+    calls: UsageCall[];
+    /** Send it as `after` for the next page; null on the last page. */
+    next: string | null;
+  };
+}
+
 /** Every error reply. `error` is safe to show to a person. */
 export interface ErrorBody {
   /** What went wrong, in words. */
@@ -354,6 +504,239 @@ export interface UploadQueryOptions {
    * Default: 10.
    */
   limit?: number;
+}
+
+/** The query of a usage series (GET /v2/usage/series). */
+export interface UsageSeriesQuery {
+  /** The start of the range, ISO 8601 with an offset (`2026-11-01T00:00:00Z`). Default: a month before `to`. */
+  from?: string;
+  /** The end of the range (excluded), ISO 8601 with an offset. Default: now. Must be after `from`. */
+  to?: string;
+  /**
+   * The IANA time zone buckets start in (`America/New_York`). An unknown one answers 400.
+   *
+   * Default: "UTC".
+   */
+  tz?: string;
+  /** Only this user's calls: yours, or as an administrator a member of your organization (else 403: "You may only see usage of users you manage."). */
+  userId?: number;
+  /** Only this organization's calls: your own (else 403: "You may only see usage of your own organization."). */
+  organizationId?: number;
+  /** Only this key's calls: the calling key itself, or as an administrator a key of your organization (else 403: "You may only see usage of keys you manage."). */
+  keyId?: string;
+  /**
+   * Only calls of this HTTP method: GET (one input), POST (batch), PUT (CSV upload); `*` any.
+   *
+   * Default: "*".
+   */
+  method?: '*' | 'GET' | 'POST' | 'PUT';
+  /**
+   * Only calls of this lookup (`/byEmail`) or segment exports (`/segments`); `*` any.
+   *
+   * Default: "*".
+   */
+  path?:
+    | '*'
+    | '/byAny'
+    | '/byDevice'
+    | '/byEmail'
+    | '/byId'
+    | '/byIp'
+    | '/byMd5'
+    | '/byPhone'
+    | '/byPii'
+    | '/bySha256'
+    | '/byVehicle'
+    | '/segments';
+  /**
+   * The buckets of the series: hour, day, week (from Monday) or month, starting in `tz`; at most 10,000 points.
+   *
+   * Default: "day".
+   */
+  interval?: 'hour' | 'day' | 'week' | 'month';
+  /**
+   * What the series counts: `requests`, `cost` (USD) or any metric a call has.
+   *
+   * Default: "requests".
+   */
+  metric?:
+    | 'requests'
+    | 'inputs'
+    | 'inputsWithIdentities'
+    | 'identities'
+    | 'identitiesWithBehaviors'
+    | 'identitiesWithData'
+    | 'identitiesWithDevices'
+    | 'identitiesWithEmails'
+    | 'identitiesWithIps'
+    | 'identitiesWithPhones'
+    | 'identitiesWithProperties'
+    | 'identitiesWithVehicles'
+    | 'identitiesWithFinances'
+    | 'identitiesWithCompanies'
+    | 'behaviors'
+    | 'devices'
+    | 'emails'
+    | 'ips'
+    | 'phones'
+    | 'properties'
+    | 'vehicles'
+    | 'companies'
+    | 'bestMatchScores'
+    | 'milliseconds'
+    | 'cost';
+}
+
+/** The query of usage totals (GET /v2/usage/totals). */
+export interface UsageTotalsQuery {
+  /** The start of the range, ISO 8601 with an offset (`2026-11-01T00:00:00Z`). Default: a month before `to`. */
+  from?: string;
+  /** The end of the range (excluded), ISO 8601 with an offset. Default: now. Must be after `from`. */
+  to?: string;
+  /**
+   * The IANA time zone buckets start in (`America/New_York`). An unknown one answers 400.
+   *
+   * Default: "UTC".
+   */
+  tz?: string;
+  /** Only this user's calls: yours, or as an administrator a member of your organization (else 403: "You may only see usage of users you manage."). */
+  userId?: number;
+  /** Only this organization's calls: your own (else 403: "You may only see usage of your own organization."). */
+  organizationId?: number;
+  /** Only this key's calls: the calling key itself, or as an administrator a key of your organization (else 403: "You may only see usage of keys you manage."). */
+  keyId?: string;
+  /**
+   * Only calls of this HTTP method: GET (one input), POST (batch), PUT (CSV upload); `*` any.
+   *
+   * Default: "*".
+   */
+  method?: '*' | 'GET' | 'POST' | 'PUT';
+  /**
+   * Only calls of this lookup (`/byEmail`) or segment exports (`/segments`); `*` any.
+   *
+   * Default: "*".
+   */
+  path?:
+    | '*'
+    | '/byAny'
+    | '/byDevice'
+    | '/byEmail'
+    | '/byId'
+    | '/byIp'
+    | '/byMd5'
+    | '/byPhone'
+    | '/byPii'
+    | '/bySha256'
+    | '/byVehicle'
+    | '/segments';
+}
+
+/** The query of a page of calls (GET /v2/usage/calls). */
+export interface UsageCallsQuery {
+  /** The start of the range, ISO 8601 with an offset (`2026-11-01T00:00:00Z`). Default: a month before `to`. */
+  from?: string;
+  /** The end of the range (excluded), ISO 8601 with an offset. Default: now. Must be after `from`. */
+  to?: string;
+  /**
+   * The IANA time zone buckets start in (`America/New_York`). An unknown one answers 400.
+   *
+   * Default: "UTC".
+   */
+  tz?: string;
+  /** Only this user's calls: yours, or as an administrator a member of your organization (else 403: "You may only see usage of users you manage."). */
+  userId?: number;
+  /** Only this organization's calls: your own (else 403: "You may only see usage of your own organization."). */
+  organizationId?: number;
+  /** Only this key's calls: the calling key itself, or as an administrator a key of your organization (else 403: "You may only see usage of keys you manage."). */
+  keyId?: string;
+  /**
+   * Only calls of this HTTP method: GET (one input), POST (batch), PUT (CSV upload); `*` any.
+   *
+   * Default: "*".
+   */
+  method?: '*' | 'GET' | 'POST' | 'PUT';
+  /**
+   * Only calls of this lookup (`/byEmail`) or segment exports (`/segments`); `*` any.
+   *
+   * Default: "*".
+   */
+  path?:
+    | '*'
+    | '/byAny'
+    | '/byDevice'
+    | '/byEmail'
+    | '/byId'
+    | '/byIp'
+    | '/byMd5'
+    | '/byPhone'
+    | '/byPii'
+    | '/bySha256'
+    | '/byVehicle'
+    | '/segments';
+  /**
+   * Calls a page: one of 10, 25, 100, 250, 1000.
+   *
+   * Default: 100.
+   */
+  pageSize?: 10 | 25 | 100 | 250 | 1000;
+  /** The previous page's `next`, for the page after it; a cursor not from this report, or of another sort, answers 400. */
+  after?: string;
+  /**
+   * The order: at, inputs, inputsWithIdentities, identities, identitiesWithBehaviors, identitiesWithData, identitiesWithDevices, identitiesWithEmails, identitiesWithIps, identitiesWithPhones, identitiesWithProperties, identitiesWithVehicles, identitiesWithFinances, identitiesWithCompanies, behaviors, devices, emails, ips, phones, properties, vehicles, companies, bestMatchScores, milliseconds, cost; a leading `-` for descending. Default `-at`, newest first.
+   *
+   * Default: "-at".
+   */
+  sort?:
+    | 'at'
+    | '-at'
+    | 'inputs'
+    | '-inputs'
+    | 'inputsWithIdentities'
+    | '-inputsWithIdentities'
+    | 'identities'
+    | '-identities'
+    | 'identitiesWithBehaviors'
+    | '-identitiesWithBehaviors'
+    | 'identitiesWithData'
+    | '-identitiesWithData'
+    | 'identitiesWithDevices'
+    | '-identitiesWithDevices'
+    | 'identitiesWithEmails'
+    | '-identitiesWithEmails'
+    | 'identitiesWithIps'
+    | '-identitiesWithIps'
+    | 'identitiesWithPhones'
+    | '-identitiesWithPhones'
+    | 'identitiesWithProperties'
+    | '-identitiesWithProperties'
+    | 'identitiesWithVehicles'
+    | '-identitiesWithVehicles'
+    | 'identitiesWithFinances'
+    | '-identitiesWithFinances'
+    | 'identitiesWithCompanies'
+    | '-identitiesWithCompanies'
+    | 'behaviors'
+    | '-behaviors'
+    | 'devices'
+    | '-devices'
+    | 'emails'
+    | '-emails'
+    | 'ips'
+    | '-ips'
+    | 'phones'
+    | '-phones'
+    | 'properties'
+    | '-properties'
+    | 'vehicles'
+    | '-vehicles'
+    | 'companies'
+    | '-companies'
+    | 'bestMatchScores'
+    | '-bestMatchScores'
+    | 'milliseconds'
+    | '-milliseconds'
+    | 'cost'
+    | '-cost';
 }
 
 /** The lookup endpoints, `/v2/identities/{endpoint}`. */

@@ -17,6 +17,7 @@ import ssl
 import time
 import uuid
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import (
     IO,
@@ -56,6 +57,9 @@ from .types import (
     PhoneInput,
     PiiInput,
     Sha256Input,
+    UsageCalls,
+    UsageSeries,
+    UsageTotals,
     VehicleInput,
 )
 
@@ -105,6 +109,36 @@ class ResponseInfo:
     @property
     def request_id(self) -> Optional[str]:
         return self.headers.get("x-request-id")
+
+    @property
+    def call_cost(self) -> Optional[float]:
+        """X-Call-Cost: what a lookup answered whole cost, in USD (0.0 with a test key); None where not sent (a
+        streamed CSV reply, a replay, an error, a usage call)."""
+        return _dollars(self.headers.get("x-call-cost"))
+
+    @property
+    def monthly_allowance_remaining(self) -> Optional[float]:
+        """X-Monthly-Allowance-Remaining: what is left of the organization's monthly limit after the call, in USD, as
+        the answering server process last knew its spend (so slightly high under load); None without a monthly limit
+        and with a test key."""
+        return _dollars(self.headers.get("x-monthly-allowance-remaining"))
+
+
+def _dollars(value: Optional[str]) -> Optional[float]:
+    try:
+        return float(value) if value is not None and value.strip() else None
+    except ValueError:
+        return None
+
+
+#: A usage range's end: ISO 8601 text with an offset, or a datetime (a naive one is taken as UTC).
+When = Union[str, datetime]
+
+
+def _when(value: When) -> str:
+    if isinstance(value, datetime):
+        return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).isoformat()
+    return value
 
 
 def parse_retry_after(value: Optional[str], now: Callable[[], float] = time.time) -> Optional[float]:
@@ -430,6 +464,79 @@ class Tessera:
             if wait is None:
                 raise error
             self._sleep(wait)
+
+    def _usage(self, path: str, area: str, params: Mapping[str, Any]) -> Any:
+        names = {"from_": "from", "user_id": "userId", "organization_id": "organizationId", "key_id": "keyId",
+                 "page_size": "pageSize"}
+        query: List[Tuple[str, str]] = []
+        for name, value in params.items():
+            if value is None:
+                continue
+            query.append((names.get(name, name), _when(value) if name in ("from_", "to") else _text(value)))
+        reply = self.request_json("GET", path, query)
+        if not isinstance(reply, dict) or not isinstance(reply.get(area), dict):
+            raise TesseraError("The reply to GET %s had no %s." % (path, area), body=reply)
+        return reply[area]
+
+    def usage_series(
+        self,
+        *,
+        from_: Optional[When] = None,
+        to: Optional[When] = None,
+        tz: Optional[str] = None,
+        interval: Optional[str] = None,
+        metric: Optional[str] = None,
+        user_id: Optional[int] = None,
+        organization_id: Optional[int] = None,
+        key_id: Optional[str] = None,
+        method: Optional[str] = None,
+        path: Optional[str] = None,
+    ) -> UsageSeries:
+        """A metric (``requests`` by default, or ``cost``, ``identities``, ...) over a range, bucket by bucket
+        (``interval``: hour, day, week, month, starting in ``tz``); GET /v2/usage/series. The key's own calls, or
+        with an organization administrator's key the organization's. Default range: the month up to now."""
+        return cast(UsageSeries, self._usage("/v2/usage/series", "usageSeries", dict(
+            from_=from_, to=to, tz=tz, interval=interval, metric=metric, user_id=user_id,
+            organization_id=organization_id, key_id=key_id, method=method, path=path)))
+
+    def usage_totals(
+        self,
+        *,
+        from_: Optional[When] = None,
+        to: Optional[When] = None,
+        tz: Optional[str] = None,
+        user_id: Optional[int] = None,
+        organization_id: Optional[int] = None,
+        key_id: Optional[str] = None,
+        method: Optional[str] = None,
+        path: Optional[str] = None,
+    ) -> UsageTotals:
+        """Every metric, requests and cost included, summed over a range (GET /v2/usage/totals)."""
+        return cast(UsageTotals, self._usage("/v2/usage/totals", "usageTotals", dict(
+            from_=from_, to=to, tz=tz, user_id=user_id, organization_id=organization_id, key_id=key_id,
+            method=method, path=path)))
+
+    def usage_calls(
+        self,
+        *,
+        from_: Optional[When] = None,
+        to: Optional[When] = None,
+        tz: Optional[str] = None,
+        user_id: Optional[int] = None,
+        organization_id: Optional[int] = None,
+        key_id: Optional[str] = None,
+        method: Optional[str] = None,
+        path: Optional[str] = None,
+        page_size: Optional[int] = None,
+        after: Optional[str] = None,
+        sort: Optional[str] = None,
+    ) -> UsageCalls:
+        """A page of calls, newest first by default (``sort``: ``at``, ``cost`` or a count, ``-`` for descending;
+        ``page_size`` 10, 25, 100, 250 or 1000); pass the reply's ``next`` as ``after`` for the next page.
+        GET /v2/usage/calls."""
+        return cast(UsageCalls, self._usage("/v2/usage/calls", "usageCalls", dict(
+            from_=from_, to=to, tz=tz, user_id=user_id, organization_id=organization_id, key_id=key_id,
+            method=method, path=path, page_size=page_size, after=after, sort=sort)))
 
     def request_json(self, method: str, path: str, query: Optional[Sequence[Tuple[str, str]]] = None, **kw: Any) -> Any:
         """:meth:`request`, the reply read and parsed as JSON."""

@@ -300,3 +300,59 @@ class ErrorBody(_ErrorBody, total=False):
     """Every error reply's body (schema ``Error``); :class:`~tessera.errors.ApiError` carries its parts."""
 
     fields: List[FieldError]
+
+
+# --- Usage (GET /v2/usage/...: a key's own calls, an organization administrator's key its organization's) ---------
+
+
+class UsageCall(TypedDict):
+    """One metered call (schema ``UsageCall``): who, how, its status, what it counted and its ``cost`` in USD.
+    Every other count of the schema (``identitiesWithEmails``, ``milliseconds``, ...) is there too."""
+
+    id: int
+    at: str
+    userId: int
+    organizationId: Optional[int]
+    keyId: Optional[str]
+    method: str
+    path: str
+    status: int
+    inputs: int
+    identities: int
+    cost: float
+
+
+class UsagePoint(TypedDict):
+    #: The bucket's start (UTC, ISO 8601).
+    at: str
+    value: float
+
+
+class _UsageRange(TypedDict):
+    #: The settled range (UTC, ISO 8601; ``to`` excluded) and the time zone buckets start in.
+    to: str
+    tz: str
+
+
+UsageRange = TypedDict("UsageRange", {"from": str}, total=True)
+
+
+class UsageSeries(_UsageRange, UsageRange):
+    """A metric over the range, bucket by bucket (schema ``UsageSeries``, its ``usageSeries``)."""
+
+    metric: str
+    interval: str
+    points: List[UsagePoint]
+
+
+class UsageTotals(_UsageRange, UsageRange):
+    """Every metric summed over the range (schema ``UsageTotals``): ``totals["requests"]``, ``totals["cost"]`` ..."""
+
+    totals: Dict[str, float]
+
+
+class UsageCalls(_UsageRange, UsageRange):
+    """A page of calls (schema ``UsageCalls``); pass ``next`` as ``after`` for the next one (None: the last)."""
+
+    calls: List[UsageCall]
+    next: Optional[str]

@@ -264,7 +264,8 @@ describe('sign-in throttling and return paths', () => {
     const user = await makeUser(t.database);
     const cookie = await signIn(t.app, user.email);
     const res = await t.app.inject({ method: 'GET', url: '/auth/logout', headers: { cookie } });
-    expect(res.statusCode).toBe(404);
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('PUT');
     expect((await get('/v2/self', cookie)).json().self.id).toBe(user.id);
   });
 });

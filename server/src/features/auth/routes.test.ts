@@ -105,7 +105,9 @@ describe('GET /v2/self and PUT /auth/logout', () => {
 
   it('refuses logout by GET', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/auth/logout' });
-    expect(res.statusCode).toBe(404);
+    // A resource that exists under another method (issue 31): 405 naming the one it takes.
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('PUT');
   });
 });
 

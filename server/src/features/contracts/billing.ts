@@ -83,6 +83,12 @@ export interface Billing {
   charged(organizationId: number | null, micros: number, terms: Terms | null): void;
   /** Tells every process that an organization's contracts changed. */
   changed(organizationId: number): Promise<void>;
+  /**
+   * What is left of the monthly limit, in micro-dollars, as this process last read the organization's spend (plus
+   * what it has charged since): null without a limit or terms. Other processes' calls since that reading are not in
+   * it, so it may be a little high, never a figure of another organization.
+   */
+  allowanceLeft(terms: Terms | null): number | null;
 }
 
 export function createBilling(deps: { database: Database; fanout: Fanout; now?: () => number }): Billing {
@@ -204,6 +210,12 @@ export function createBilling(deps: { database: Database; fanout: Fanout; now?: 
       // after the newer one was read goes uncounted until the next reading (at most ADMITTED_PER_READING or KEEP_MS).
       const s = cache.get(organizationId);
       if (s && s === terms.reading) s.spentMicros += micros;
+    },
+    allowanceLeft(terms) {
+      const s = terms?.reading as Standing | undefined;
+      const limit = s?.contract?.monthlyLimit;
+      if (!s || limit === null || limit === undefined) return null;
+      return Math.max(0, toMicros(limit) - s.spentMicros);
     },
     async changed(organizationId) {
       generation++;

@@ -13,7 +13,19 @@ import { requestHasher } from './idempotency';
 import { type LookupInput, METADATA, parseInput, parseInputs } from './inputs';
 import { countResults } from './metrics';
 import { invalid, OPTION_NAMES, parseOptions, wantsCsv } from './options';
-import { auditOf, identify, type LookupDeps, lookupAndShapeMetered, meter, type Prepared, prepare } from './service';
+import {
+  auditOf,
+  chargeOf,
+  identify,
+  type LookupDeps,
+  lookupAndShapeMetered,
+  meter,
+  type Prepared,
+  prepare,
+} from './service';
+
+/** Micro-dollars as the charge headers write them: dollars with six decimals. */
+const dollars = (micros: number) => (micros / 1e6).toFixed(6);
 
 /** /v1 answers exactly as /v2 does, so clients of the original API switch by changing only the base URL. */
 export const LOOKUP_PREFIXES = ['/v2/identities', '/v1/identities'] as const;
@@ -93,6 +105,19 @@ const json = (body: unknown): Made => ({ text: JSON.stringify(body), type: 'appl
 
 export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): void {
   const streamDeps = { ...deps, drain: drainOf(app) };
+  // A reply made whole is metered before it is sent, so it carries what the call cost and what is left of the
+  // month's allowance (issue 31; as PDL's x-call-credits-spent). A streamed CSV reply's headers go out first: its
+  // cost is in the usage log (GET /v2/usage/calls).
+  app.addHook('onSend', async (request, reply, payload) => {
+    const charge = chargeOf(request);
+    if (charge) {
+      reply.header('x-call-cost', dollars(charge.costMicros));
+      if (charge.allowanceLeftMicros !== null) {
+        reply.header('x-monthly-allowance-remaining', dollars(charge.allowanceLeftMicros));
+      }
+    }
+    return payload;
+  });
   for (const prefix of LOOKUP_PREFIXES) {
     for (const endpoint of LOOKUP_ENDPOINT_NAMES) {
       const url = `${prefix}/${endpoint}`;

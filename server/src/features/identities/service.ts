@@ -53,6 +53,15 @@ export interface LookupDeps {
   streamIdleMs?: number;
 }
 
+/** A metered call's cost and what is left of the month's allowance (micro-dollars), for its reply's headers. */
+export interface CallCharge {
+  costMicros: number;
+  allowanceLeftMicros: number | null;
+}
+const charges = new WeakMap<FastifyRequest, CallCharge>();
+/** The charge meter() recorded for this request, if it metered one. */
+export const chargeOf = (request: FastifyRequest): CallCharge | undefined => charges.get(request);
+
 export const USAGE_UNAVAILABLE = 'Usage could not be recorded, so the call was not answered or charged. Please retry.';
 
 /** A caller whose organization may call, with the terms the call is priced by (null: at nothing). */
@@ -282,7 +291,10 @@ export async function meter(
 ): Promise<void> {
   const { caller } = call;
   // The sandbox is free and unmetered: no usage row, no charge, no audit trail (its people are nobody's).
-  if (caller.mode === 'test') return;
+  if (caller.mode === 'test') {
+    charges.set(request, { costMicros: 0, allowanceLeftMicros: null });
+    return;
+  }
   const cost = caller.terms ? costMicros(caller.terms, call.metrics) : 0;
   try {
     await recordResolving(
@@ -303,6 +315,7 @@ export async function meter(
       Date.now() + (call.resolveMs ?? USAGE_RESOLVE_MS),
     );
     deps.billing.charged(caller.organizationId, cost, caller.terms);
+    charges.set(request, { costMicros: cost, allowanceLeftMicros: deps.billing.allowanceLeft(caller.terms) });
     const status = call.status ?? 200;
     lookupCalls.inc({ endpoint: call.endpoint, status });
     const matched = call.metrics.inputsWithIdentities;

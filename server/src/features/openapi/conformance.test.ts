@@ -90,6 +90,8 @@ const OWN_HEADERS = [
   'content-encoding',
   'etag',
   'allow',
+  'x-call-cost',
+  'x-monthly-allowance-remaining',
 ];
 
 /** The reply's body as sent before any Content-Encoding. */
@@ -581,6 +583,42 @@ describe('templates, as documented', () => {
       },
       402,
     );
+  });
+});
+
+describe('usage, as documented', () => {
+  const range = () => ({
+    from: new Date(Date.now() - 3_600_000).toISOString(),
+    to: new Date(Date.now() + 3_600_000).toISOString(),
+  });
+  it("reads a key's own usage and a session's, and refuses as documented", async () => {
+    // The one-a-minute key made a single metered call (in beforeAll): small examples. Rate limits are the lookups'.
+    const series = await call('usageSeries', { query: { ...range(), interval: 'hour' }, headers: limited }, 200);
+    expect(series.json().usageSeries.points.reduce((sum: number, p: Json) => sum + p.value, 0)).toBe(1);
+    const totals = await call('usageTotals', { query: range(), headers: limited }, 200);
+    expect(totals.json().usageTotals.totals.requests).toBe(1);
+    const calls = await call('usageCalls', { query: { ...range(), pageSize: '10' }, headers: limited }, 200);
+    expect(calls.json().usageCalls.calls).toHaveLength(1);
+    const csv = await call('usageCallsCsv', { query: range(), headers: limited }, 200);
+    expect(csv.body.trim().split('\r\n')).toHaveLength(2);
+    for (const id of ['usageSeries', 'usageTotals', 'usageCalls', 'usageCallsCsv']) {
+      await call(id, { query: range(), headers: bearer }, 200);
+      await call(id, { query: range(), headers: { cookie } }, 200);
+      await call(id, { query: { tz: 'Mars/Olympus' }, headers: bearer }, 400);
+      await call(id, { query: range() }, 401);
+      await call(id, { query: range(), headers: { authorization: `Bearer ${'A1'.repeat(24)}` } }, 401);
+      await call(id, { query: { ...range(), userId: String(userId + 1) }, headers: bearer }, 403);
+      await call(id, { query: range(), headers: fenced }, 403);
+      await call(id, { query: range(), headers: { cookie: unsigned } }, 451);
+    }
+    const outside = await call('usageCalls', { query: { keyId: 'A1'.repeat(8) }, headers: bearer }, 403);
+    expect(outside.json().error).toMatch(/keys you manage/);
+    await call('usageCallsCsv', { query: { pageSize: '10' }, headers: bearer }, 400);
+  });
+
+  it('tells each lookup answered whole what it cost and what is left of the allowance', async () => {
+    const res = await call('getByEmail', { query: { email: people[0]!.emails[0]!.address }, headers: bearer }, 200);
+    expect(res.headers['x-call-cost']).toMatch(/^\d+\.\d{6}$/);
   });
 });
 

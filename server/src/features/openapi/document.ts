@@ -24,6 +24,7 @@ import { batchResult, identitySchemas, lookupResult } from './identity-schemas';
 import { API_KEY, KEY_ID, keyPaths } from './key-paths';
 import { lookupPaths } from './lookup-paths';
 import { TEMPLATE, TEMPLATE_ID, TEMPLATE_VERSION, templatePaths } from './template-paths';
+import { USAGE_TAG, usagePaths, usageSchemas } from './usage-paths';
 
 export { API_VERSION, type CapturedExample, type Examples, inputExtras, PUBLISHED_SERVER, schemaOf } from './base';
 
@@ -58,6 +59,7 @@ function components(examples: Examples): Json {
         additionalProperties: false,
       },
       DeletedTemplate: DELETED(TEMPLATE_ID),
+      ...usageSchemas(),
       TemplatePreview: {
         type: 'object',
         required: ['format', 'identities', 'csv', 'metered'],
@@ -118,6 +120,7 @@ const TAGS = [
     description:
       'JSONata expressions that shape each identity a lookup returns: drafts, published versions and previews. Console-session calls.',
   },
+  USAGE_TAG,
   { name: 'Reference', description: 'This document.' },
 ];
 
@@ -127,7 +130,7 @@ export function openApiDocument(options: { publicUrl?: string; examples?: Exampl
   const server = (options.publicUrl ?? PUBLISHED_SERVER).replace(/\/+$/, '');
   const paths: Json = {};
   for (const endpoint of LOOKUP_ENDPOINT_NAMES) paths[`/v2/identities/${endpoint}`] = lookupPaths(endpoint, examples);
-  Object.assign(paths, keyPaths(examples), templatePaths(examples));
+  Object.assign(paths, keyPaths(examples), templatePaths(examples), usagePaths(examples));
   const openApi = examples.operations.openApi;
   const documentHeaders = {
     'X-Request-Id': header('XRequestId'),

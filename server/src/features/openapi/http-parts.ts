@@ -63,6 +63,16 @@ export const HEADERS: Record<string, Json> = {
       '`true` when this is the kept reply to an earlier request with the same Idempotency-Key: it was neither run nor charged again.',
     schema: { type: 'string', const: 'true' },
   },
+  XCallCost: {
+    description:
+      "What this call cost, in USD with six decimals (`0.011000`), as its usage row records it; `0.000000` with a test key. On lookup replies sent whole, and on a lookup's 422 when its template failed (the call was metered); a streamed CSV upload's cost is in GET /v2/usage/calls. Absent on a replay (Idempotent-Replayed), which was not charged.",
+    schema: { type: 'string', pattern: '^\\d+\\.\\d{6}$', examples: ['0.011000'] },
+  },
+  XMonthlyAllowanceRemaining: {
+    description:
+      "What is left of the organization's monthly limit after this call, in USD with six decimals, as the answering server process last read the organization's spend (plus what it charged since): calls answered meanwhile by other processes are not in it, so under load it may be slightly high. Absent when the contract has no monthly limit, and with a test key.",
+    schema: { type: 'string', pattern: '^\\d+\\.\\d{6}$', examples: ['4.989000'] },
+  },
   ContentDisposition: {
     description: 'On CSV replies: `attachment; filename="{endpoint}-{requestId}.csv"`.',
     schema: { type: 'string', examples: ['attachment; filename="byEmail-7d6f1c2e-0b5a-4e53-9d0e-4f0a8c1b2d3e.csv"'] },
@@ -82,6 +92,11 @@ export const BASE_HEADERS = {
   'X-Request-Id': header('XRequestId'),
   'Cache-Control': header('CacheControl'),
   'Content-Encoding': header('ContentEncoding'),
+};
+/** What a lookup answered whole cost and what is left of the month's allowance (issue 31). */
+export const CHARGE_HEADERS = {
+  'X-Call-Cost': header('XCallCost'),
+  'X-Monthly-Allowance-Remaining': header('XMonthlyAllowanceRemaining'),
 };
 export const RATE_HEADERS = {
   'RateLimit-Policy': header('RateLimitPolicy'),
@@ -144,6 +159,7 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
     name: 'Unprocessable',
     description:
       'The template failed on a record (its message names the template and the failure), or an Idempotency-Key was reused for a different request.',
+    headers: CHARGE_HEADERS,
   },
   '429': {
     name: 'RateLimited',

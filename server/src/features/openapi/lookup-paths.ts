@@ -14,6 +14,7 @@ import { OPTION_NAMES, optionsSchema } from '../identities/options';
 import { type CapturedExample, type Examples, header, inputExtras, type Json, ref, schemaOf } from './base';
 import {
   BASE_HEADERS,
+  CHARGE_HEADERS,
   CONTENT_ENCODING,
   errors,
   LOOKUP_SECURITY,
@@ -236,7 +237,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
       responses: {
         '200': {
           description: 'The identities found, best score first; an empty list when nothing matches.',
-          headers: { ...okHeaders, 'Content-Disposition': header('ContentDisposition') },
+          headers: { ...okHeaders, ...CHARGE_HEADERS, 'Content-Disposition': header('ContentDisposition') },
           content: jsonAndCsv('LookupResult', get),
         },
         ...errors({ ...common, '409': 'The X-Request-Id was used already for another request.' }),
@@ -277,7 +278,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
       responses: {
         '200': {
           description: "Each input's identities, in the order of the inputs.",
-          headers: batchHeaders,
+          headers: { ...batchHeaders, ...CHARGE_HEADERS },
           content: jsonAndCsv('BatchResult', post),
         },
         ...errors({

@@ -1,6 +1,7 @@
 /**
  * /v2/usage (issue 16): the series, totals and calls of the caller's usage, and the calls as a CSV file. Console
- * sessions only; scoped on the server (scope.ts). The query parameters are in query.ts. Each reply is one data
+ * sessions and API keys (issue 31: a key reads its own calls, an administrator's key its organization's); scoped on
+ * the server (scope.ts). The query parameters are in query.ts. Each reply is one data
  * area of the console's store (usageSeries, usageTotals, usageCalls), so it never mixes with the keyed ones.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -8,20 +9,35 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import { requireRank } from '../../http/auth';
 import { BadRequest } from '../../http/errors';
+import type { LookupCaller } from '../identities/caller';
+import { keyAuthenticator } from '../keys/authenticator';
+import type { KeyVerifier } from '../keys/verify';
 import { callsCsv, callsPage } from './calls';
 import { knowTimeZones, type ReportQuery, type ReportQueryInput, reportQuery, settle } from './query';
 import { seriesOf, totalsOf } from './report';
-import { scopeOf, type Who } from './scope';
+import { keyScopeOf, scopeOf, type Who } from './scope';
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
-export function registerUsageReportRoutes(app: FastifyInstance, deps: { database: Database }): void {
+export function registerUsageReportRoutes(
+  app: FastifyInstance,
+  deps: { database: Database; verifier: KeyVerifier },
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { database } = deps;
-  const options = { preHandler: requireRank('user'), schema: { querystring: reportQuery } };
+  const byKey = keyAuthenticator(deps.verifier);
+  const signedIn = requireRank('user');
+  /** The key a call came with (Authorization: Bearer ...), checked as a lookup's is; absent for a console session. */
+  const keys = new WeakMap<FastifyRequest, LookupCaller>();
+  const sessionOrKey = async (request: FastifyRequest) => {
+    const key = await byKey(request);
+    if (key) keys.set(request, key);
+    else await signedIn(request);
+  };
+  const options = { preHandler: sessionOrKey, schema: { querystring: reportQuery } };
   // The export walks every page itself: a page size or cursor there would be ignored, so it is refused.
   const exportOptions = {
-    preHandler: requireRank('user'),
+    preHandler: sessionOrKey,
     schema: { querystring: reportQuery.omit({ after: true, pageSize: true }) },
   };
   app.addHook('onReady', async () => {
@@ -33,11 +49,9 @@ export function registerUsageReportRoutes(app: FastifyInstance, deps: { database
     const input = request.query as ReportQueryInput;
     const query = settle(input);
     if ('message' in query) throw new BadRequest(query.message, [query]);
-    const who = await scopeOf(database, request.user, {
-      userId: input.userId,
-      organizationId: input.organizationId,
-      keyId: input.keyId,
-    });
+    const asked = { userId: input.userId, organizationId: input.organizationId, keyId: input.keyId };
+    const key = keys.get(request);
+    const who = key ? await keyScopeOf(database, key, asked) : await scopeOf(database, request.user, asked);
     return { query, who };
   }
 

@@ -11,6 +11,9 @@ import { optionsOf, requestUrl } from './playground-state';
 import { postBody } from './run-request';
 
 export const KEY_PLACEHOLDER = 'YOUR_API_KEY';
+/** What follows a chosen key's id: its secret is shown only once, so the developer pastes it from where they keep it. */
+export const SECRET_PLACEHOLDER = 'YOUR_SECRET';
+const keyOf = (r: { apiKey?: string }) => r.apiKey ?? KEY_PLACEHOLDER;
 export const SAMPLE_LANGUAGES = ['curl', 'JavaScript', 'Python', 'Java'] as const;
 export type SampleLanguage = (typeof SAMPLE_LANGUAGES)[number];
 
@@ -31,6 +34,8 @@ export interface SampleRequest {
   /** The options other than format, as typed values. */
   options: Record<string, OptionValue>;
   format: PlaygroundState['format'];
+  /** What the code presents as the key: YOUR_API_KEY, or one of the user's key ids followed by YOUR_SECRET. */
+  apiKey?: string;
 }
 
 export function sampleRequest(state: PlaygroundState, origin: string, inputs: BatchInput[] = []): SampleRequest {
@@ -58,7 +63,7 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const str = (s: string) => JSON.stringify(s);
 
 function curl(r: SampleRequest): string {
-  const lines = [`curl -sS ${shellQuote(r.url)}`, `  -H ${shellQuote(`Authorization: Bearer ${KEY_PLACEHOLDER}`)}`];
+  const lines = [`curl -sS ${shellQuote(r.url)}`, `  -H ${shellQuote(`Authorization: Bearer ${keyOf(r)}`)}`];
   if (r.method === 'POST') {
     lines.push(`  -H 'Content-Type: application/json'`, `  --data ${shellQuote(JSON.stringify(r.body))}`);
   }
@@ -93,7 +98,7 @@ function javascript(r: SampleRequest): string {
   const print = csv ? 'console.log(await reply.text());' : 'console.log(JSON.stringify(reply, null, 2));';
   return `${imports.join('\n')}
 
-const client = new TesseraClient({ baseUrl: ${str(r.origin)}, apiKey: '${KEY_PLACEHOLDER}' });
+const client = new TesseraClient({ baseUrl: ${str(r.origin)}, apiKey: '${keyOf(r)}' });
 const reply = await ${call};
 ${print}
 `;
@@ -143,7 +148,7 @@ function python(r: SampleRequest): string {
   const print = csv ? 'print(reply.text())' : 'print(json.dumps(reply, indent=2))';
   return `${csv ? '' : 'import json\n\n'}from tessera import Tessera
 
-client = Tessera(${str(r.origin)}, "${KEY_PLACEHOLDER}")
+client = Tessera(${str(r.origin)}, "${keyOf(r)}")
 reply = ${call}
 ${print}
 `;
@@ -190,7 +195,7 @@ public class Lookup {
     public static void main(String[] args) throws Exception {
         TesseraClient client = TesseraClient.builder()
             .baseUrl(${str(r.origin)})
-            .apiKey("${KEY_PLACEHOLDER}")
+            .apiKey("${keyOf(r)}")
             .build();
         ${call}
     }

@@ -215,7 +215,12 @@ export default function PlaygroundPage() {
         hint={problem}
         hintAction={
           state.method === 'GET' && sampleFill ? (
-            <Button color="inherit" size="small" onClick={() => patch({ inputs: { ...state.inputs, ...sampleFill } })}>
+            <Button
+              color="inherit"
+              size="small"
+              sx={{ whiteSpace: 'nowrap' }}
+              onClick={() => patch({ inputs: { ...state.inputs, ...sampleFill } })}
+            >
               Use a sample
             </Button>
           ) : undefined

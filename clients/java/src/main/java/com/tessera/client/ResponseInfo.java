@@ -32,6 +32,32 @@ public record ResponseInfo(
         attempts);
   }
 
+  /**
+   * What a lookup answered whole cost ({@code X-Call-Cost}), in USD: zero with a test key; null where not sent (a
+   * streamed CSV reply, a replay, an error).
+   */
+  public java.math.BigDecimal callCost() {
+    return dollars(headers.first("X-Call-Cost"));
+  }
+
+  /**
+   * What is left of the organization's monthly limit after the call ({@code X-Monthly-Allowance-Remaining}), in USD,
+   * as the answering server process last knew its spend (so it may be slightly high under load); null without a
+   * monthly limit and with a test key.
+   */
+  public java.math.BigDecimal monthlyAllowanceRemaining() {
+    return dollars(headers.first("X-Monthly-Allowance-Remaining"));
+  }
+
+  private static java.math.BigDecimal dollars(String value) {
+    if (value == null || value.isBlank()) return null;
+    try {
+      return new java.math.BigDecimal(value.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
   /** The reply's {@code Content-Encoding} (gzip, deflate) as received, or null when it was not compressed. */
   public String contentEncoding() {
     return headers.first("Content-Encoding");

@@ -236,6 +236,29 @@ public final class TesseraClient {
     return new CsvReply(reply.info, reply.body);
   }
 
+  // ------------------------------------------------------------------------------------------------------- usage
+
+  /** The key's calls, a page at a time ({@code GET /v2/usage/calls}); an administrator's key reads its organization's. */
+  public UsageReport usageCalls(UsageQuery query) {
+    return usage("/v2/usage/calls", "usageCalls", query);
+  }
+
+  /** Every metric summed over the range ({@code GET /v2/usage/totals}). */
+  public UsageReport usageTotals(UsageQuery query) {
+    return usage("/v2/usage/totals", "usageTotals", query);
+  }
+
+  /** One metric by hour, day, week or month ({@code GET /v2/usage/series}). */
+  public UsageReport usageSeries(UsageQuery query) {
+    return usage("/v2/usage/series", "usageSeries", query);
+  }
+
+  private UsageReport usage(String path, String area, UsageQuery query) {
+    Objects.requireNonNull(query, "query");
+    Reply reply = send("GET", resolve(path, query.params()), null, null, null, LookupOptions.defaults(), false);
+    return new UsageReport(jsonObject(reply), area, reply.info);
+  }
+
   // ---------------------------------------------------------------------------------------------- batches (POST)
 
   /** Looks up 1 to 1,000 inputs at {@code endpoint} in one call (POST); results in the order of the inputs. */

@@ -14,6 +14,13 @@ class ApiKeyTest {
   static final long TIME = 1_700_000_000_000L;
 
   @Test
+  void keepsATestKeysPrefixWithItsId() {
+    ApiKey key = ApiKey.plain("tk_test_" + ID + SECRET);
+    assertEquals("tk_test_" + ID, key.keyId());
+    assertThrows(IllegalArgumentException.class, () -> ApiKey.plain("tk_live_" + ID + SECRET));
+  }
+
+  @Test
   void splitsTheWholeKeyIntoIdAndSecret() {
     ApiKey key = ApiKey.plain(ID + SECRET);
     assertEquals(ID, key.keyId());

@@ -68,6 +68,25 @@ class LiveLookupTest {
   }
 
   @Test
+  void readsTheKeysOwnUsageAfterALookup() {
+    LookupResult r = client.byEmail(Live.env("TESSERA_EMAIL"));
+    String keyId = Live.env("TESSERA_API_KEY").substring(0, ApiKey.ID_LENGTH);
+    // The suite's key is root's, which may read everyone's usage: filtered to this key.
+    UsageReport calls = client.usageCalls(UsageQuery.defaults().keyId(keyId).pageSize(1000));
+    assertEquals(200, calls.info().status());
+    assertTrue(calls.calls().stream().allMatch(c -> keyId.equals(c.get("keyId"))), calls.calls().toString());
+    assertTrue(calls.calls().size() >= 1, "no calls listed");
+    UsageReport totals = client.usageTotals(UsageQuery.defaults().keyId(keyId));
+    assertTrue(((Number) totals.totals().get("requests")).longValue() >= 0, totals.totals().toString());
+    UsageReport series = client.usageSeries(UsageQuery.defaults().keyId(keyId).interval("day"));
+    assertTrue(series.points().size() > 0, "no points");
+    InvalidRequestException bad =
+        assertThrows(InvalidRequestException.class, () -> client.usageSeries(UsageQuery.defaults().interval("year")));
+    assertEquals(400, bad.status());
+    assertNotNull(r.requestId());
+  }
+
+  @Test
   void findsTheSeededPersonByEmailAsTypedFullRecords() {
     long id = Long.parseLong(Live.env("TESSERA_IDENTITY_ID"));
     LookupResult r = client.byEmail(Live.env("TESSERA_EMAIL"));
@@ -76,6 +95,8 @@ class LiveLookupTest {
     assertTrue(r.requestId().matches("[0-9a-f-]{36}"), r.requestId());
     // The Full reply is over 1 KB, so it comes compressed, and is decoded.
     assertEquals("gzip", r.info().contentEncoding());
+    // Root's calls are metered at no contract: what it cost is told, as dollars (issue 31).
+    assertEquals(0, java.math.BigDecimal.ZERO.compareTo(r.info().callCost()));
     FullIdentity found =
         r.fullIdentities().stream().filter(p -> p.id() == id).findFirst().orElseThrow(AssertionError::new);
     assertTrue(found.matchedOn().contains("email"));
