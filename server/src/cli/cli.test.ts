@@ -8,6 +8,12 @@ import { REPO_ROOT } from '../config';
 import { freePort, runCli, storageEnv } from '../test/process';
 
 let env: Record<string, string>;
+/**
+ * The tests below start the CLI (tsx compiling it) once per case, one after another: on a two-core machine under
+ * the load of the other test groups one start took 16 s, so their allowance is for the starts, not a speed check.
+ */
+const SERIAL_STARTS_MS = 300_000;
+
 beforeAll(() => {
   env = storageEnv();
 });
@@ -76,39 +82,47 @@ describe('tessera CLI: help and version', () => {
     unreachable = { DATABASE_URL: `postgres://tessera:${SECRET}@127.0.0.1:${await freePort()}/tessera` };
   });
 
-  it('shows the usage on stdout, with every command and exit code, for --help, -h and help', async () => {
-    for (const args of [['--help'], ['-h'], ['help'], []]) {
-      const res = await runCli(args, unreachable);
-      expect(res.code, args.join(' ')).toBe(0);
-      expect(res.stderr).toBe('');
-      expect(res.stdout).toMatch(/^Usage: tessera /);
-      for (const command of ['serve', 'migrate', 'user create', 'generate', 'import']) {
-        expect(res.stdout).toContain(`\n  ${command}`);
+  it(
+    'shows the usage on stdout, with every command and exit code, for --help, -h and help',
+    async () => {
+      for (const args of [['--help'], ['-h'], ['help'], []]) {
+        const res = await runCli(args, unreachable);
+        expect(res.code, args.join(' ')).toBe(0);
+        expect(res.stderr).toBe('');
+        expect(res.stdout).toMatch(/^Usage: tessera /);
+        for (const command of ['serve', 'migrate', 'user create', 'generate', 'import']) {
+          expect(res.stdout).toContain(`\n  ${command}`);
+        }
+        for (const code of ['0  done', '1  failed', '2  usage', '3  import']) expect(res.stdout).toContain(code);
       }
-      for (const code of ['0  done', '1  failed', '2  usage', '3  import']) expect(res.stdout).toContain(code);
-    }
-  });
+    },
+    SERIAL_STARTS_MS,
+  );
 
-  it("shows each command's help for --help or -h anywhere among its arguments, without opening the database", async () => {
-    const cases: [string[], string][] = [
-      [['generate', '--help'], 'Usage: tessera generate --identities N --out DIR'],
-      [['generate', '--identities', 'lots', '-h'], 'Usage: tessera generate'],
-      [['import', '-h'], 'Usage: tessera import FILE'],
-      [['import', 'missing.jsonl', '--max-rejects', '2', '--help'], '--max-rejects N|P%'],
-      [['user', 'create', '--help'], 'Usage: tessera user create --email E'],
-      [['user', '-h'], 'Usage: tessera user create'],
-      [['migrate', '--help'], 'Usage: tessera migrate'],
-      [['serve', '-h'], 'Usage: tessera serve'],
-      [['help', 'import'], 'Usage: tessera import FILE'],
-    ];
-    for (const [args, usage] of cases) {
-      const res = await runCli(args, unreachable);
-      expect(res.code, args.join(' ')).toBe(0);
-      expect(res.stderr, args.join(' ')).toBe('');
-      expect(res.stdout, args.join(' ')).toContain(usage);
-      expect(res.stdout, args.join(' ')).toContain('Exit codes:');
-    }
-  });
+  it(
+    "shows each command's help for --help or -h anywhere among its arguments, without opening the database",
+    async () => {
+      const cases: [string[], string][] = [
+        [['generate', '--help'], 'Usage: tessera generate --identities N --out DIR'],
+        [['generate', '--identities', 'lots', '-h'], 'Usage: tessera generate'],
+        [['import', '-h'], 'Usage: tessera import FILE'],
+        [['import', 'missing.jsonl', '--max-rejects', '2', '--help'], '--max-rejects N|P%'],
+        [['user', 'create', '--help'], 'Usage: tessera user create --email E'],
+        [['user', '-h'], 'Usage: tessera user create'],
+        [['migrate', '--help'], 'Usage: tessera migrate'],
+        [['serve', '-h'], 'Usage: tessera serve'],
+        [['help', 'import'], 'Usage: tessera import FILE'],
+      ];
+      for (const [args, usage] of cases) {
+        const res = await runCli(args, unreachable);
+        expect(res.code, args.join(' ')).toBe(0);
+        expect(res.stderr, args.join(' ')).toBe('');
+        expect(res.stdout, args.join(' ')).toContain(usage);
+        expect(res.stdout, args.join(' ')).toContain('Exit codes:');
+      }
+    },
+    SERIAL_STARTS_MS,
+  );
 
   it('prints the version the server reports with --version and -V', async () => {
     const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -120,24 +134,31 @@ describe('tessera CLI: help and version', () => {
     expect(override.stdout).toBe('7.1.2-test\n');
   });
 
-  it('answers a wrong command line with one line naming the problem and the help to read, and exit code 2', async () => {
-    const cases: [string[], string][] = [
-      [['--colour'], `tessera: Unknown option '--colour'. Try 'tessera --help'.`],
-      [['generate', '--colour', 'red'], `tessera generate: Unknown option '--colour'. Try 'tessera generate --help'.`],
-      [['migrate', 'now'], `tessera migrate: Unexpected argument 'now'.`],
-      [['serve', '--port', '80'], `tessera serve: Unknown option '--port'.`],
-      [['user'], `tessera user: user needs a command: create. Try 'tessera user --help'.`],
-      [['help', 'explode'], `tessera: No help for "explode": no such command. Try 'tessera --help'.`],
-    ];
-    for (const [args, message] of cases) {
-      const res = await runCli(args, unreachable);
-      expect(res.code, args.join(' ')).toBe(2);
-      expect(res.stdout).toBe('');
-      expect(res.stderr.split('\n')).toHaveLength(2); // one line and its end
-      expect(res.stderr).toContain(message);
-      expect(res.stderr).toMatch(/Try 'tessera[a-z ]*--help'\.\n$/);
-    }
-  });
+  it(
+    'answers a wrong command line with one line naming the problem and the help to read, and exit code 2',
+    async () => {
+      const cases: [string[], string][] = [
+        [['--colour'], `tessera: Unknown option '--colour'. Try 'tessera --help'.`],
+        [
+          ['generate', '--colour', 'red'],
+          `tessera generate: Unknown option '--colour'. Try 'tessera generate --help'.`,
+        ],
+        [['migrate', 'now'], `tessera migrate: Unexpected argument 'now'.`],
+        [['serve', '--port', '80'], `tessera serve: Unknown option '--port'.`],
+        [['user'], `tessera user: user needs a command: create. Try 'tessera user --help'.`],
+        [['help', 'explode'], `tessera: No help for "explode": no such command. Try 'tessera --help'.`],
+      ];
+      for (const [args, message] of cases) {
+        const res = await runCli(args, unreachable);
+        expect(res.code, args.join(' ')).toBe(2);
+        expect(res.stdout).toBe('');
+        expect(res.stderr.split('\n')).toHaveLength(2); // one line and its end
+        expect(res.stderr).toContain(message);
+        expect(res.stderr).toMatch(/Try 'tessera[a-z ]*--help'\.\n$/);
+      }
+    },
+    SERIAL_STARTS_MS,
+  );
 });
 
 describe('tessera CLI: failures', () => {

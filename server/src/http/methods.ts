@@ -56,7 +56,8 @@ export function registerRouteMethods(app: FastifyInstance): AllowedMethods {
     for (const pattern of patterns.values()) {
       if (pattern.match.test(pathname)) for (const method of pattern.methods) methods.add(method);
     }
-    if (methods.has('GET')) methods.add('HEAD');
+    // HEAD is listed only where it is served: Fastify declares it beside each GET (exposeHeadRoute), and onRoute
+    // notes it then; a GET declared without it (the OAuth starts) answers a HEAD 405.
     return ORDER.filter((m) => methods.has(m)).concat([...methods].filter((m) => !ORDER.includes(m)).sort());
   };
 }

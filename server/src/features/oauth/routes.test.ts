@@ -95,7 +95,9 @@ describe('GET /oauth/{provider}', () => {
 
   it('starts nothing on HEAD', async () => {
     const res = await t.app.inject({ method: 'HEAD', url: '/oauth/google' });
-    expect(res.statusCode).toBe(404);
+    // GET only (no HEAD route, so no attempt is started by a HEAD): 405 naming it (issue 31).
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET');
     expect(res.cookies).toHaveLength(0);
   });
 
