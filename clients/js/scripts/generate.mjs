@@ -258,7 +258,10 @@ const header = (what) => `/**
 let out = `${header("The Tessera lookup API's records, replies, errors and options")}
 `;
 
-for (const name of schemaNames) out += `${declaration(typeName(name), schemas[name], names)}\n`;
+// Usage replies and queries have a file of their own (usage.ts): the records and options file stays readable.
+const isUsage = (name) => name.startsWith('Usage');
+for (const name of schemaNames.filter((n) => !isUsage(n)))
+  out += `${declaration(typeName(name), schemas[name], names)}\n`;
 
 out += `/** What went wrong, for programs: the \`code\` of an error reply. */
 export type ErrorCode = ErrorBody['code'];
@@ -270,12 +273,6 @@ ${jsdoc('The options of a batch lookup (POST), in its body beside `inputs`.')}ex
 
 ${jsdoc('The options of a CSV upload (PUT), in its query string.')}export interface UploadQueryOptions ${objectType(paramsObject(operations[0].putParams), '')}
 
-${jsdoc('The query of a usage series (GET /v2/usage/series).')}export interface UsageSeriesQuery ${objectType(paramsObject(usageParams('series')), '')}
-
-${jsdoc('The query of usage totals (GET /v2/usage/totals).')}export interface UsageTotalsQuery ${objectType(paramsObject(usageParams('totals')), '')}
-
-${jsdoc('The query of a page of calls (GET /v2/usage/calls).')}export interface UsageCallsQuery ${objectType(paramsObject(usageParams('calls')), '')}
-
 /** The lookup endpoints, \`/v2/identities/{endpoint}\`. */
 export const ENDPOINTS = [${operations.map((op) => literal(op.name)).join(', ')}] as const;
 
@@ -283,6 +280,16 @@ export const ENDPOINTS = [${operations.map((op) => literal(op.name)).join(', ')}
 export type Endpoint = (typeof ENDPOINTS)[number];
 `;
 const records = out;
+out = `${header("The Tessera usage API's replies and queries (GET /v2/usage/...)")}
+`;
+for (const name of schemaNames.filter(isUsage)) out += `${declaration(typeName(name), schemas[name], names)}\n`;
+out += `${jsdoc('The query of a usage series (GET /v2/usage/series).')}export interface UsageSeriesQuery ${objectType(paramsObject(usageParams('series')), '')}
+
+${jsdoc('The query of usage totals (GET /v2/usage/totals).')}export interface UsageTotalsQuery ${objectType(paramsObject(usageParams('totals')), '')}
+
+${jsdoc('The query of a page of calls (GET /v2/usage/calls).')}export interface UsageCallsQuery ${objectType(paramsObject(usageParams('calls')), '')}
+`;
+const usage = out;
 out = `${header("Each lookup endpoint's inputs")}import type { Metadata } from './records.js';
 
 `;
@@ -392,8 +399,15 @@ export const API_VERSION = ${literal(doc.info.version)};
 export * from './inputs.js';
 export * from './lookups.js';
 export * from './records.js';
+export * from './usage.js';
 `;
-const files = { 'records.ts': records, 'inputs.ts': inputs, 'lookups.ts': lookups, 'openapi.ts': index };
+const files = {
+  'records.ts': records,
+  'usage.ts': usage,
+  'inputs.ts': inputs,
+  'lookups.ts': lookups,
+  'openapi.ts': index,
+};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Formatting and output

@@ -2,7 +2,7 @@
 import { Authorizer } from './auth.js';
 import { isReplayable, type PreparedBody, prepareBody } from './body.js';
 import { CsvReply, type CsvReplyHooks } from './csv.js';
-import { TesseraError } from './errors.js';
+import { abortedError, BROWSER_STREAM_HINT, inBrowser, networkError, TesseraError } from './errors.js';
 import {
   ENDPOINTS,
   type Endpoint,
@@ -17,17 +17,18 @@ import {
   type UsageTotals,
   type UsageTotalsQuery,
 } from './generated/openapi.js';
+import { chargeOf, rateLimitOf, withMeta } from './reply-meta.js';
+import { batchInput, idText, setOptions, usageSearch } from './request-parts.js';
+import { backoff, type ResolvedRetry, resolveRetry, sleep, uuid } from './retry.js';
 import type {
   BatchOptions,
   BatchReplyFor,
   CallOptions,
-  ChargeInfo,
   ClientOptions,
   CsvSource,
   CsvUploadOptions,
   LookupOptions,
   LookupReplyFor,
-  RateLimitInfo,
   ReplyMeta,
   RetryOptions,
   UsageQuery,
@@ -37,18 +38,8 @@ import { VERSION } from './version.js';
 
 const LOOKUP_PATH = '/v2/identities/';
 const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_RETRY: Required<Omit<RetryOptions, 'onRetry'>> = {
-  retries: 3,
-  statuses: [429, 503],
-  baseDelayMs: 500,
-  maxDelayMs: 10_000,
-  maxRetryAfterMs: 120_000,
-  networkErrors: true,
-};
 const QUERY_OPTIONS = ['template', 'minScore', 'explain', 'limit', 'format'] as const;
 const UPLOAD_OPTIONS = ['template', 'minScore', 'explain', 'limit'] as const;
-
-type ResolvedRetry = Required<Omit<RetryOptions, 'onRetry'>> & Pick<RetryOptions, 'onRetry'>;
 
 interface Exchange {
   method: 'GET' | 'POST' | 'PUT';
@@ -72,110 +63,6 @@ interface Exchanged {
   hooks: CsvReplyHooks;
   /** The JSON reply's text, read within the timeout. */
   text?: string;
-}
-
-function resolveRetry(base: RetryOptions | false | undefined, call: RetryOptions | false | undefined): ResolvedRetry {
-  if (base === false || call === false) return { ...DEFAULT_RETRY, retries: 0 };
-  return { ...DEFAULT_RETRY, ...base, ...call };
-}
-
-/** Exponential backoff with jitter: about base * 2^(attempt - 1), capped, between half and all of it. */
-function backoff(retry: ResolvedRetry, attempt: number): number {
-  const full = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(full / 2 + (Math.random() * full) / 2);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** A random UUID (v4), from WebCrypto where it is available. */
-function uuid(): string {
-  const c = globalThis.crypto;
-  if (typeof c?.randomUUID === 'function') return c.randomUUID();
-  const bytes = new Uint8Array(16);
-  if (typeof c?.getRandomValues === 'function') c.getRandomValues(bytes);
-  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-const numberHeader = (headers: Headers, name: string): number | undefined => {
-  const value = headers.get(name);
-  return value === null || value.trim() === '' || Number.isNaN(Number(value)) ? undefined : Number(value);
-};
-
-function rateLimitOf(headers: Headers): RateLimitInfo {
-  return {
-    limit: numberHeader(headers, 'ratelimit-limit'),
-    remaining: numberHeader(headers, 'ratelimit-remaining'),
-    reset: numberHeader(headers, 'ratelimit-reset'),
-    policy: headers.get('ratelimit-policy') ?? undefined,
-  };
-}
-
-function chargeOf(headers: Headers): ChargeInfo {
-  return {
-    cost: numberHeader(headers, 'x-call-cost'),
-    allowanceRemaining: numberHeader(headers, 'x-monthly-allowance-remaining'),
-  };
-}
-
-/** A usage query's parameters as text; a Date as its ISO 8601 time. */
-function usageSearch(query: object): URLSearchParams {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    search.set(name, value instanceof Date ? value.toISOString() : String(value));
-  }
-  return search;
-}
-
-/** Adds `meta` to a reply object without making it part of its JSON. */
-function withMeta<T extends object>(value: T, meta: ReplyMeta): T & { readonly meta: ReplyMeta } {
-  Object.defineProperty(value, 'meta', { value: meta, enumerable: false });
-  return value as T & { readonly meta: ReplyMeta };
-}
-
-/** An id given as a number, as its decimal text (the API's form); past 2^53 a number has lost digits already. */
-function idText(value: number): string {
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new TypeError(`An id given as a number must be a whole number below 2^53, not ${value}: give it as text.`);
-  }
-  return String(value);
-}
-
-/** A batch input with a numeric id (7, or { id: 7 }) as the API takes it: the id as text. */
-function batchInput(input: unknown): unknown {
-  if (typeof input === 'number') return idText(input);
-  if (input && typeof input === 'object' && typeof (input as { id?: unknown }).id === 'number') {
-    return { ...input, id: idText((input as { id: number }).id) };
-  }
-  return input;
-}
-
-function setOptions(query: URLSearchParams, options: object, names: readonly string[]) {
-  const given = options as Record<string, unknown>;
-  for (const name of names) {
-    const value = given[name];
-    if (value !== undefined && value !== null) query.set(name, String(value));
-  }
 }
 
 /**
@@ -527,27 +414,4 @@ export class TesseraClient extends Lookups {
       throw abortedError(cause, attempt);
     }
   }
-}
-
-function abortedError(cause: unknown, attempts: number): TesseraError {
-  return new TesseraError({ status: 0, code: 'aborted', message: 'The call was aborted.', attempts, cause });
-}
-
-const BROWSER_STREAM_HINT =
-  ' (browsers send a stream body only over HTTP/2: upload a Blob or File instead, which any connection can carry)';
-
-const inBrowser = () => typeof window !== 'undefined' && typeof document !== 'undefined';
-
-function networkError(cause: unknown, url: string, attempts: number, hint = ''): TesseraError {
-  const detail =
-    cause instanceof Error
-      ? `${cause.message}${cause.cause instanceof Error ? ` (${cause.cause.message})` : ''}`
-      : String(cause);
-  return new TesseraError({
-    status: 0,
-    code: 'network_error',
-    message: `Could not reach ${new URL(url).origin}: ${detail}${hint}`,
-    attempts,
-    cause,
-  });
 }

@@ -120,3 +120,26 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
+
+export function abortedError(cause: unknown, attempts: number): TesseraError {
+  return new TesseraError({ status: 0, code: 'aborted', message: 'The call was aborted.', attempts, cause });
+}
+
+export const BROWSER_STREAM_HINT =
+  ' (browsers send a stream body only over HTTP/2: upload a Blob or File instead, which any connection can carry)';
+
+export const inBrowser = () => typeof window !== 'undefined' && typeof document !== 'undefined';
+
+export function networkError(cause: unknown, url: string, attempts: number, hint = ''): TesseraError {
+  const detail =
+    cause instanceof Error
+      ? `${cause.message}${cause.cause instanceof Error ? ` (${cause.cause.message})` : ''}`
+      : String(cause);
+  return new TesseraError({
+    status: 0,
+    code: 'network_error',
+    message: `Could not reach ${new URL(url).origin}: ${detail}${hint}`,
+    attempts,
+    cause,
+  });
+}

@@ -27,5 +27,6 @@ export { FormContainer } from './form-container';
 export { useFormContext } from './form-context';
 export { PasswordChecklist } from './password-checklist';
 export { ConfirmPasswordField, NewPasswordField } from './password-fields';
+export { StaleAlert } from './stale-alert';
 export { TextInput, type TextInputProps } from './text-input';
 export { type FormApi, useForm } from './use-form';

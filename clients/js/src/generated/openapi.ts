@@ -10,3 +10,4 @@ export const API_VERSION = '2.1.0';
 export * from './inputs.js';
 export * from './lookups.js';
 export * from './records.js';
+export * from './usage.js';

@@ -22,7 +22,7 @@ import { RECORD_TYPES } from '@tessera/common/record-types';
 import type { UserEntry } from '@tessera/common/resources';
 import { MAX_LENGTH } from '@tessera/common/validation';
 import { useEffect, useRef, useState } from 'react';
-import { CheckboxInput, FormContainer, TextInput, useForm, useFormContext } from '../../forms';
+import { CheckboxInput, FormContainer, StaleAlert, TextInput, useForm, useFormContext } from '../../forms';
 import { ApiError, api } from '../../lib/api';
 import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
@@ -260,19 +260,7 @@ export function KeyEditor({ id }: { id?: string }) {
           <RecordTypesInput choices={choices} />
           <CheckboxInput name="legacy" label="Accept the original API's MD5-signed form (legacy)" />
           <LegacyWarning />
-          {stale && (
-            <Alert
-              severity="warning"
-              data-testid="stale-key"
-              action={
-                <Button color="inherit" size="small" onClick={() => void reload()}>
-                  Reload
-                </Button>
-              }
-            >
-              {stale}
-            </Alert>
-          )}
+          {stale && <StaleAlert message={stale} onReload={() => void reload()} testId="stale-key" />}
           <Stack direction="row" spacing={2}>
             <Button type="submit" variant="contained" disabled={form.busy || newKey !== null}>
               {id === undefined ? 'Create Key' : 'Save'}

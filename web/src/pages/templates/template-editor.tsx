@@ -8,7 +8,6 @@
 import PublishIcon from '@mui/icons-material/Publish';
 import SaveIcon from '@mui/icons-material/Save';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -22,7 +21,7 @@ import { MAX_LENGTH } from '@tessera/common/validation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PanePresets, SplitPane } from '../../app/split-pane';
-import { FormContainer, TextInput, useForm } from '../../forms';
+import { FormContainer, StaleAlert, TextInput, useForm } from '../../forms';
 import { ApiError, api } from '../../lib/api';
 import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
@@ -276,19 +275,7 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
       </Box>
       <FormContainer form={form} onValid={submit}>
         <Stack spacing={1}>
-          {stale && (
-            <Alert
-              severity="warning"
-              data-testid="stale-template"
-              action={
-                <Button color="inherit" size="small" onClick={() => void reload()}>
-                  Reload
-                </Button>
-              }
-            >
-              {stale}
-            </Alert>
-          )}
+          {stale && <StaleAlert message={stale} onReload={() => void reload()} testId="stale-template" />}
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ xs: 0, md: 2 }}>
             <TextInput name="name" label="Name" maxLength={MAX_LENGTH.name} sx={{ flex: 1 }} />
             <TextInput name="description" label="Description" optional maxLength={DESCRIPTION_MAX} sx={{ flex: 2 }} />
