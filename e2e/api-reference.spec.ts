@@ -18,13 +18,21 @@ afterAll(async () => {
   for (const close of closers) await close();
 });
 
-/** Opens /api signed out and waits for the reference to show its operations; counts requests to other hosts. */
-async function openReference(colorScheme: 'light' | 'dark', width: number): Promise<{ page: Page; foreign: string[] }> {
+/**
+ * Opens /api signed out and waits for the reference to show its operations; counts requests to other hosts and
+ * keeps the page's uncaught errors (issue 32 item 7: RapiDoc threw on every load).
+ */
+async function openReference(
+  colorScheme: 'light' | 'dark',
+  width: number,
+): Promise<{ page: Page; foreign: string[]; errors: string[] }> {
   const context = await env.browser.newContext({ viewport: { width, height: 900 }, colorScheme, bypassCSP: true });
   closers.push(() => context.close());
   await stillPages(context);
   const page = await context.newPage();
   const foreign: string[] = [];
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.stack ?? e.message));
   const own = new URL(env.server.url).host;
   page.on('request', (r) => {
     const url = new URL(r.url());
@@ -33,7 +41,9 @@ async function openReference(colorScheme: 'light' | 'dark', width: number): Prom
   await page.goto(`${env.server.url}/api`);
   await page.getByTestId('api-reference').waitFor();
   await expect.poll(() => shadowText(page), { timeout: 20_000 }).toContain('/v2/identities/byEmail');
-  return { page, foreign };
+  // Every operation rendered, down to the last one's replies: an error in any would have been thrown by now.
+  await expect.poll(() => shadowText(page), { timeout: 20_000 }).toContain('/v2/usage/calls.csv');
+  return { page, foreign, errors };
 }
 
 const shadowText = (page: Page) =>
@@ -55,12 +65,30 @@ describe('API reference (issue 17)', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {
       it(`meets WCAG 2.1 AA in ${colorScheme}, ${width} px wide`, async () => {
-        const { page, foreign } = await openReference(colorScheme, width);
+        const { page, foreign, errors } = await openReference(colorScheme, width);
         await page.screenshot({ path: `${SHOTS}/api-${colorScheme}-${width}.png` });
         expect(await axeViolations(page)).toEqual([]);
         expect(await sidewaysScroll(page)).toEqual([]);
         expect(foreign).toEqual([]);
-      });
+        expect(errors).toEqual([]);
+        // Wide, RapiDoc renders every operation with its examples at once: axe-core reads a large shadow tree.
+      }, 180_000);
     }
   }
+
+  it('loads without an error in either theme, and reports none to the server (issue 32 item 7)', async () => {
+    const reported = () =>
+      env.server.child
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('client error'));
+    const before = reported().length;
+    for (const colorScheme of ['light', 'dark'] as const) {
+      // Wide: the "read" layout renders every operation with its replies at once.
+      const { page, errors } = await openReference(colorScheme, 1280);
+      expect(errors, colorScheme).toEqual([]);
+      await page.context().close();
+    }
+    expect(reported().slice(before)).toEqual([]);
+  });
 });

@@ -81,7 +81,7 @@ describe.sequential('organization and system administrators (spec §2, §6; deci
     await page.goto(`${env.server.url}/organizations`);
     await page.getByRole('link', { name: 'Add Organization' }).click();
     await page.waitForURL(`${env.server.url}/organizations/add`);
-    await expect.poll(() => page.title()).toBe('Tessera - Organization');
+    await expect.poll(() => page.title()).toBe('Tessera - Organizations');
     await field(page, 'Name').fill(ORGANIZATION.name);
     await field(page, 'E-mail domain').fill(ORGANIZATION.domain);
     await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -79,6 +79,35 @@ describe('impersonation (spec §4, §6)', () => {
     await context.close();
   });
 
+  it('shows a bar on every page naming who acts as whom, kept across a reload, whose Stop returns to the staff user (issue 32 item 2)', async () => {
+    const { context, page } = await newPage(env.browser);
+    await signInWithForm(page, env.server.url, sue);
+    await page.waitForURL(`${env.server.url}/`);
+    expect(await page.getByRole('region', { name: 'Impersonation' }).count()).toBe(0);
+
+    await impersonate(page, idOf(ivy.email));
+    const bar = page.getByRole('region', { name: 'Impersonation' });
+    await bar
+      .getByText('Sue Super (System Administrator) is impersonating Ivy Impersonated (Organization User')
+      .waitFor();
+    await page.goto(`${env.server.url}/usage`);
+    await bar.getByText('Sue Super (System Administrator) is impersonating Ivy Impersonated').waitFor();
+    // The bar is part of the top bar (a banner landmark), and the page's heading starts below it.
+    expect(await page.getByRole('banner').getByRole('region', { name: 'Impersonation' }).count()).toBe(1);
+    const barBottom = (await page.getByRole('banner').boundingBox())!;
+    const heading = (await page.getByRole('heading', { name: 'Usage', level: 1 }).boundingBox())!;
+    expect(heading.y).toBeGreaterThanOrEqual(barBottom.y + barBottom.height);
+
+    await bar.getByRole('button', { name: 'Stop Impersonating' }).click();
+    await page.getByText('Signed in as Sue Super (System Administrator)').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    await bar.waitFor({ state: 'detached' });
+    expect(await callApi(page, 'GET', '/v2/self')).toMatchObject({ body: { self: { email: sue.email } } });
+    // The server agrees nobody is impersonated now.
+    expect(await callApi(page, 'GET', '/auth/impersonation')).toMatchObject({ status: 409 });
+    await context.close();
+  });
+
   it('is for super and above, and only of someone strictly below them (spec §6)', async () => {
     const { context, page } = await newPage(env.browser);
     await signInWithForm(page, env.server.url, sue);

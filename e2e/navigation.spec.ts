@@ -53,9 +53,8 @@ describe('navigation (spec §2)', () => {
   it('shows the spinner, clears the alerts and sends the hit as soon as a link is followed, before slow page code arrives; the title follows the code', async () => {
     const { context, page } = await newPage(env.browser);
     const socket = watchSocket(page);
-    await page.goto(`${env.server.url}/login`);
-    // An alert to be cleared: a provider that is not set up comes back to /login with one.
-    await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
+    // An alert to be cleared: an outside sign-in that failed comes back to /login with one.
+    await page.goto(`${env.server.url}/login?failure=unconfigured&provider=github`);
     const alerts = page.getByTestId('alert-stack').getByRole('alert');
     await alerts.first().waitFor();
     await arrived(page, 'Sign in');

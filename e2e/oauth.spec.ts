@@ -2,7 +2,7 @@
  * Outside sign-in in Chromium (spec §2 Sign in, §7 /oauth/{provider}): the 'Sign in with Google' button, the
  * provider's own sign-in page on a real local OpenID provider, the redirects back, and where the person lands.
  */
-import { PROVIDER_FAILURES } from '@tessera/common/providers';
+import { PROVIDER_FAILURES, providerNotConfigured } from '@tessera/common/providers';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { callApi, cookieHeader, newPage, signInAsRoot } from './support/browser';
@@ -119,13 +119,14 @@ describe('sign-in with an outside provider (spec §2)', () => {
     await context.close();
   });
 
-  it('sends the button of a provider that is not configured back to /login with an alert naming it', async () => {
+  it('shows only the configured provider, and answers a start of one that is not with a 404 naming it', async () => {
     const { context, page } = await newPage(env.browser);
     await page.goto(`${env.server.url}/login`);
-    await page.getByRole('link', { name: 'Sign in with Microsoft' }).click();
-    await providerAlert(page).getByText(PROVIDER_FAILURES.unconfigured('Microsoft')).waitFor();
-    // The reason is read from the address once and then dropped from it.
-    await expect.poll(() => page.url()).toBe(`${env.server.url}/login`);
+    await page.getByRole('link', { name: 'Sign in with Google' }).waitFor();
+    expect(await page.getByRole('link', { name: /^Sign in with / }).allTextContents()).toEqual(['Sign in with Google']);
+    const res = await page.goto(`${env.server.url}/oauth/microsoft`);
+    expect(res?.status()).toBe(404);
+    expect(await res?.json()).toMatchObject({ error: providerNotConfigured('Microsoft'), code: 'not_found' });
     await context.close();
   });
 });

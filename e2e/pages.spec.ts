@@ -30,14 +30,15 @@ const SIGNED_IN_TITLES: [string, string][] = [
   ['/terms', 'Terms of Use'],
   ['/organizations', 'Organizations'],
   // Root is user 1 on a fresh database; organization pages of real records are walked in console.spec.ts.
-  ['/organizations/add', 'Organization'],
+  ['/organizations/add', 'Organizations'],
   ['/users/1', 'User'],
   ['/users/edit/1', 'User'],
+  ['/users/add', 'User'],
   ['/keys/7', 'API Key'],
   ['/keys/edit/7', 'API Key'],
   ['/templates', 'Templates'],
-  ['/templates/add', 'Template'],
-  ['/templates/edit/8', 'Template'],
+  ['/templates/add', 'Templates'],
+  ['/templates/edit/8', 'Templates'],
   ['/usage', 'Usage'],
 ];
 

@@ -29,10 +29,10 @@ describe('contract amounts', () => {
   it('counts in exact millionths and shows dollars without float drift', () => {
     expect(microsOf('0.1') + microsOf('0.2')).toBe(microsOf('0.3'));
     expect(microsOf('1000.50')).toBe(1_000_500_000n);
-    expect(dollarsOf(microsOf('1234567.891'))).toBe('$1,234,567.89');
-    expect(dollarsOf(microsOf('0.005'))).toBe('$0.01');
-    expect(dollarsOf(microsOf('0.000123'), true)).toBe('$0.000123');
-    expect(dollarsOf(microsOf('2'), true)).toBe('$2.00');
+    expect(dollarsOf(microsOf('1234567.891'))).toBe('$1,234,567.891');
+    expect(dollarsOf(microsOf('0.005'))).toBe('$0.005');
+    expect(dollarsOf(microsOf('0.000123'))).toBe('$0.000123');
+    expect(dollarsOf(microsOf('2'))).toBe('$2.00');
   });
 });
 

@@ -2,6 +2,8 @@
  * Contracts (issue 5, minimal model; the pages come later): what an organization pays for lookups and how much it
  * may use. Prices are US dollars with up to six decimals; costs are counted in millionths of a dollar.
  */
+import { formatDay } from './dates';
+import { formatMicros, formatMoney } from './money';
 import { RECORD_TYPES, type RecordType } from './record-types';
 import { isInteger, MAX_LENGTH, MESSAGES } from './validation';
 
@@ -30,8 +32,8 @@ export interface Contract {
   updatedAt: string;
 }
 
-const day = (iso: string) => iso.slice(0, 10);
-const dollars = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const day = formatDay;
+const dollars = formatMoney;
 
 /** The 402 messages (spec §8 'Payment Error'): what is wrong and what to do. */
 export const PAYMENT_MESSAGES = {
@@ -123,16 +125,8 @@ export function microsOf(text: string): bigint {
   return BigInt(whole) * 1_000_000n + BigInt(`${fraction}000000`.slice(0, 6));
 }
 
-/** Millionths of a dollar as '$1,234.56' (cents, rounded half up), or with all six places when `exact`. */
-export function dollarsOf(micros: bigint, exact = false): string {
-  const negative = micros < 0n;
-  let m = negative ? -micros : micros;
-  if (!exact) m = ((m + 5_000n) / 10_000n) * 10_000n;
-  const whole = (m / 1_000_000n).toLocaleString('en-US');
-  const fraction = (m % 1_000_000n).toString().padStart(6, '0');
-  const shown = exact ? fraction.replace(/0+$/, '').padEnd(2, '0') : fraction.slice(0, 2);
-  return `${negative ? '-' : ''}$${whole}.${shown}`;
-}
+/** Millionths of a dollar in the one money format (money.ts): '$1,234.56', '$0.000123'. */
+export const dollarsOf = (micros: bigint): string => formatMicros(micros);
 
 /**
  * The contract an organization's calls are priced by now, as the 402 check chooses it (contracts/billing.ts): the

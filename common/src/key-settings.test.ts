@@ -13,14 +13,17 @@ const A = 'AbCdEfGh12345678';
 const B = 'ZyXwVuTs98765432';
 
 describe('key page addresses', () => {
-  it('reads add, view, edit and a comma-separated delete; anything else is not found', () => {
+  it('reads add, view, edit and comma-separated views and deletes; anything else is not found', () => {
     expect(parseKeyResource('add')).toEqual({ mode: 'create', ids: [] });
     expect(parseKeyResource(A)).toEqual({ mode: 'view', ids: [A] });
     expect(parseKeyResource('edit', A)).toEqual({ mode: 'edit', ids: [A] });
     expect(parseKeyResource('delete', `${A},${B}`)).toEqual({ mode: 'delete', ids: [A, B] });
+    // A comma-separated list views several (spec §2; decision 0062).
+    expect(parseKeyResource(`${A},${B}`)).toEqual({ mode: 'view', ids: [A, B] });
+    expect(parseKeyResource('add', 'add')).toEqual({ mode: 'create', ids: [] });
     for (const [first, second] of [
       ['1', undefined],
-      [`${A},${B}`, undefined],
+      [`${A},`, undefined],
       ['edit', `${A},${B}`],
       ['publish', A],
       ['delete', `${A},`],

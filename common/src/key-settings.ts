@@ -26,7 +26,7 @@ export function parseKeyResource(first: string | undefined, second?: string): Ke
   if (second === undefined) {
     if (first === 'add') return { mode: 'create', ids: [] };
     const ids = list(first);
-    return ids && ids.length === 1 ? { mode: 'view', ids } : null;
+    return ids ? { mode: 'view', ids } : null;
   }
   if (first === 'add' && second === 'add') return { mode: 'create', ids: [] };
   if (first !== 'edit' && first !== 'delete') return null;

@@ -18,6 +18,13 @@ export const IDENTITY_PROVIDERS: readonly IdentityProvider[] = [
 
 export type ProviderId = IdentityProvider['id'];
 
+/** GET: the providers set up on this server (`{ providers: [{ id, name }] }`); the console shows only those. */
+export const PROVIDERS_PATH = '/auth/providers';
+
+/** The 404 a start or callback route answers for a provider not set up here (issue 32). */
+export const providerNotConfigured = (name: string) =>
+  `Sign-in with ${name} is not set up on this server. Use your email and password.`;
+
 export function providerHref(id: ProviderId): string {
   return `/oauth/${id}`;
 }
@@ -27,7 +34,7 @@ export function providerHref(id: ProviderId): string {
  * the login page shows the matching alert.
  */
 export const PROVIDER_FAILURES = {
-  unconfigured: (name: string) => `Sign-in with ${name} is not set up on this server. Use your email and password.`,
+  unconfigured: providerNotConfigured,
   /** The person cancelled or refused at the provider. */
   denied: (name: string) => `Sign-in with ${name} was cancelled.`,
   /** No sign-in attempt of this browser was waiting: none started here, it took over 10 minutes, or it was used. */

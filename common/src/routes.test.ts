@@ -70,6 +70,33 @@ describe('route table (spec §2)', () => {
     expect([undefined, '403', '999', '0404', 'abc', ''].map(routeErrorCode)).toEqual([404, 403, 999, 404, null, null]);
   });
 
+  it("titles every page by the spec's page name (issue 32 item 8)", () => {
+    const SPEC_NAMES: Record<string, string> = {
+      '/organizations': 'Organizations',
+      '/organizations/:id': 'Organizations',
+      '/organizations/:action/:id': 'Organizations',
+      '/templates': 'Templates',
+      '/templates/:action': 'Templates',
+      '/templates/:action/:id': 'Templates',
+      '/users/:id': 'User',
+      '/users/:action/:id': 'User',
+      '/keys/:id': 'API Key',
+      '/keys/:action/:id': 'API Key',
+      '/contracts/:id': 'Contract',
+      '/contracts/:action/:id': 'Contract',
+      '/api': 'API Reference',
+      '/client': 'Client Libraries',
+      '/login': 'Sign in',
+      '/signup': 'Sign Up',
+      '/terms': 'Terms of Use',
+      '/faq': 'Frequently Asked Questions',
+      '/scoring': 'Match Scores Explained',
+      '/contact': 'Contact Us',
+      '/chat': 'Support Chat',
+    };
+    for (const [path, name] of Object.entries(SPEC_NAMES)) expect(routeTitle(byPath(path), {}), path).toBe(name);
+  });
+
   it('guards the system pages per spec §6', () => {
     for (const p of ['/releases', '/deployments', '/clusters', '/query', '/ssh']) expect(byPath(p).role).toBe('root');
     for (const p of ['/billing', '/sessions', '/segments']) expect(byPath(p).role).toBe('super');

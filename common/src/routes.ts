@@ -57,15 +57,15 @@ export const ROUTES: RouteDef[] = [
   { path: '/signup', title: 'Sign Up', role: 'anonymous', module: 'signup' },
   { path: '/terms', title: 'Terms of Use', role: 'signer', module: 'terms' },
   { path: '/organizations', title: 'Organizations', role: 'user', module: 'user-organizations' },
-  { path: '/organizations/:id', title: 'Organization', role: 'user', module: 'user-organization' },
-  { path: '/organizations/:action/:id', title: 'Organization', role: 'user', module: 'user-organization' },
+  { path: '/organizations/:id', title: 'Organizations', role: 'user', module: 'user-organization' },
+  { path: '/organizations/:action/:id', title: 'Organizations', role: 'user', module: 'user-organization' },
   { path: '/users/:id', title: 'User', role: 'user', module: 'user-user' },
   { path: '/users/:action/:id', title: 'User', role: 'user', module: 'user-user' },
   { path: '/keys/:id', title: 'API Key', role: 'user', module: 'user-key' },
   { path: '/keys/:action/:id', title: 'API Key', role: 'user', module: 'user-key' },
   { path: '/templates', title: 'Templates', role: 'user', module: 'user-templates' },
-  { path: '/templates/:action', title: 'Template', role: 'user', module: 'user-template' },
-  { path: '/templates/:action/:id', title: 'Template', role: 'user', module: 'user-template' },
+  { path: '/templates/:action', title: 'Templates', role: 'user', module: 'user-template' },
+  { path: '/templates/:action/:id', title: 'Templates', role: 'user', module: 'user-template' },
   { path: '/usage', title: 'Usage', role: 'user', module: 'user-usage' },
   { path: '/faq', title: 'Frequently Asked Questions', role: 'anonymous', module: 'faq' },
   { path: '/scoring', title: 'Match Scores Explained', role: 'anonymous', module: 'scoring' },
@@ -155,7 +155,8 @@ export function isApiPath(pathname: string): boolean {
 
 /**
  * Resource routes (spec §2 pattern): the ones taking an id, and /templates/{action}. Key ids are letters and
- * digits, not numbers, so the keys page reads its addresses itself (parseKeyResource in key-settings.ts).
+ * digits, not numbers (the documented exception of decision 0062), so the keys page reads its addresses itself
+ * with the same pattern (parseKeyResource in key-settings.ts).
  */
 export function isResourceRoute(path: string): boolean {
   if (path.startsWith('/keys/')) return false;

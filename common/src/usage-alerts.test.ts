@@ -46,11 +46,11 @@ describe('usage alert rules', () => {
     expect(usageAlertOf(firing({}), 'Acme')).toEqual({
       type: 'warning',
       title: 'Usage alert: 80% of the monthly limit',
-      text: 'Acme has spent $8,000.00 of its $10,000.00 monthly limit in 2026-11.',
+      text: 'Acme has spent $8,000.00 of its $10,000.00 monthly limit in November 2026.',
     });
     expect(usageAlertOf(firing({ share: 100, spent: 10000.5 }), 'Acme')).toMatchObject({
       type: 'error',
-      text: 'Acme has spent $10,000.50 of its $10,000.00 monthly limit in 2026-11. Lookups are refused until the month ends or the limit is raised.',
+      text: 'Acme has spent $10,000.50 of its $10,000.00 monthly limit in November 2026. Lookups are refused until the month ends or the limit is raised.',
     });
     expect(
       usageAlertOf(
@@ -60,7 +60,7 @@ describe('usage alert rules', () => {
     ).toEqual({
       type: 'warning',
       title: 'Usage alert: unusual number of requests today',
-      text: 'Acme has made 3,100 requests on 2026-11-20 (UTC), more than 3 times its daily average of 1,000 over the previous 7 days.',
+      text: 'Acme has made 3,100 requests on 11/20/26 (UTC), more than 3 times its daily average of 1,000 over the previous 7 days.',
     });
   });
 

@@ -5,6 +5,8 @@
  * server's schemas and the organization page's form both use them.
  */
 import type { Alert } from './alerts';
+import { formatDay, formatMonth } from './dates';
+import { formatMoney } from './money';
 
 export const USAGE_ALERT_LIMITS = {
   /** Shares of the monthly limit, in whole percent. */
@@ -104,9 +106,8 @@ export function parseThresholds(text: string): number[] | { message: string } {
   return problem ? { message: problem } : [...shares].sort((a, b) => a - b);
 }
 
-/** Cents, or millionths below a dollar (a test contract's $0.005 is not '$0.01'). */
-const dollars = (n: number) =>
-  `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: Math.abs(n) < 1 ? 6 : 2 })}`;
+/** The one money format (money.ts): a test contract's $0.005 is not '$0.01'. */
+const dollars = formatMoney;
 const count = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 /** The alert a firing shows in the console's alert stack (deduplicated by title), and says in its e-mail. */
@@ -118,7 +119,7 @@ export function usageAlertOf(firing: UsageAlertFiring, organizationName: string)
       title: `Usage alert: ${firing.share}% of the monthly limit`,
       text:
         `${organizationName} has spent ${dollars(firing.spent ?? 0)} of its ${dollars(firing.monthlyLimit ?? 0)} ` +
-        `monthly limit in ${firing.period}.` +
+        `monthly limit in ${formatMonth(firing.period)}.` +
         (reached ? ' Lookups are refused until the month ends or the limit is raised.' : ''),
     };
   }
@@ -126,7 +127,7 @@ export function usageAlertOf(firing: UsageAlertFiring, organizationName: string)
     type: 'warning',
     title: 'Usage alert: unusual number of requests today',
     text:
-      `${organizationName} has made ${count(firing.requests ?? 0)} requests on ${firing.period} (UTC), more than ` +
+      `${organizationName} has made ${count(firing.requests ?? 0)} requests on ${formatDay(firing.period)} (UTC), more than ` +
       `${count(firing.multiple ?? 0)} times its daily average of ${count(firing.average ?? 0)} over the previous ${SPIKE_WINDOW_DAYS} days.`,
   };
 }

@@ -35,12 +35,42 @@ export const USAGE_METRICS = ['requests', ...CALL_METRICS, 'cost'] as const;
 export type UsageMetric = (typeof USAGE_METRICS)[number];
 
 export const USAGE_METHODS = ['*', 'GET', 'POST', 'PUT'] as const;
-/** What a usage row's path may be: a lookup endpoint, or a segment export (metered like a lookup, issue 19). */
+/**
+ * A template preview of a real identity (POST /v2/templates/preview with a sample): looked up and priced as byId, but
+ * listed as what it is (issue 32), not as a byId call the caller never made.
+ */
+export const TEMPLATE_PREVIEW_USAGE_PATH = '/templates/preview';
+
+/** What a usage row's path may be: a lookup endpoint, a segment export (issue 19) or a template preview (issue 32). */
 export const USAGE_PATHS = [
   '*',
   ...LOOKUP_ENDPOINT_NAMES.map((name) => `/${name}` as const),
   SEGMENT_USAGE_PATH,
+  TEMPLATE_PREVIEW_USAGE_PATH,
 ] as const;
+
+/** Paths that are not lookups the caller called, named for what they are. */
+const PATH_LABELS: Record<string, string> = {
+  [SEGMENT_USAGE_PATH]: 'Segment export',
+  [TEMPLATE_PREVIEW_USAGE_PATH]: 'Template preview',
+};
+
+/**
+ * A call as people read it, the same in the calls table, the path filter and the CSV export: a lookup as its method
+ * and path (`GET /byEmail`), a segment export or template preview by name. Without a method: the path's name alone.
+ */
+export function callLabel(path: string, method?: string): string {
+  const named = PATH_LABELS[path];
+  if (named) return named;
+  return method ? `${method} ${path}` : path;
+}
+
+/** What an HTTP status of a metered call means (issue 32: the calls table's Status column). */
+export function callOutcome(status: number): string {
+  if (status >= 200 && status < 300) return 'Served';
+  if (status === 422) return 'Template failed';
+  return 'Failed';
+}
 
 export function emptyMetrics(): CallMetrics {
   return Object.fromEntries(CALL_METRICS.map((m) => [m, 0])) as CallMetrics;
@@ -81,8 +111,14 @@ export interface UsageCall extends CallMetrics {
   id: number;
   at: string;
   userId: number;
+  /** The user's name (else e-mail address), when the viewer may see that user; null otherwise (issue 32). */
+  userName: string | null;
   organizationId: number | null;
+  /** The organization's name, when the viewer may see it; null otherwise. */
+  organizationName: string | null;
   keyId: string | null;
+  /** The key's name, when the viewer may manage that key; null otherwise (or for a console session). */
+  keyName: string | null;
   method: string;
   path: string;
   status: number;

@@ -57,6 +57,9 @@ import { registerTermsRoutes } from './features/terms/routes';
 import { type Limiter, openLimiter } from './features/throttle/limiter';
 import { serverProcesses } from './features/throttle/outage';
 import { openSlidingLimiter, type SlidingLimiter } from './features/throttle/sliding';
+import { registerTwoFactorGate } from './features/two-factor/gate';
+import { registerTwoFactorRoutes } from './features/two-factor/routes';
+import { createTwoFactorService } from './features/two-factor/service';
 import { createDatabaseMetering, type Metering } from './features/usage/metering';
 import { registerUsageAlerts } from './features/usage-alerts/register';
 import { notifyingMetering } from './features/usage-reports/live';
@@ -199,13 +202,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const toldVersion = () => hub.version ?? version;
   registerOriginCheck(app, config.publicUrl);
   registerStandingGate(app);
+  const sealer = lazySealer(() => loadKeyEncryptionKey(database, config.keyEncryptionKey));
+  const twoFactor = createTwoFactorService({
+    database,
+    sealer,
+    sessions,
+    limiter,
+    requiredForStaff: config.require2faForStaff,
+  });
+  registerTwoFactorGate(app, { twoFactor, required: config.require2faForStaff });
   const rotation = createSessionRotation({ database, sessions, hub, cookies });
 
   registerSystemRoutes(app, { database, version: toldVersion });
   registerHealth(app, { database, redisUrl: config.redisUrl });
   registerOpenApiRoute(app);
   registerClientPackageRoutes(app, { dir: config.clientsDir });
-  registerAuthRoutes(app, { auth: createAuthService({ database, sessions, hub, limiter }), cookies });
+  registerAuthRoutes(app, {
+    auth: createAuthService({ database, sessions, hub, limiter, twoFactor }),
+    cookies,
+    twoFactor,
+  });
+  registerTwoFactorRoutes(app, { twoFactor, sessions, cookies });
   registerTermsRoutes(app, { database, rotation });
   registerImpersonationRoutes(app, { database, rotation });
   registerAgreements(app, { database });
@@ -214,7 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signup: createSignupService(mail),
     passwords: createPasswordService({ ...mail, sessions, hub, cookies }),
   });
-  registerOauthRoutes(app, { config, database, sessions, limiter, cookies });
+  registerOauthRoutes(app, { config, database, sessions, limiter, cookies, twoFactor });
   registerOrganizationRoutes(app, { database, hub });
   registerUserRoutes(app, {
     database,
@@ -223,7 +240,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerSessionRoutes(app, { database, sessions, hub });
   registerImageRoutes(app, { database });
-  const sealer = lazySealer(() => loadKeyEncryptionKey(database, config.keyEncryptionKey));
   const verifier = createKeyVerifier({ database, fanout, sealer });
   registerKeyRoutes(app, { database, hub, sealer, verifier });
   registerSshAccess(app, { database, sealer });
@@ -236,7 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUsageRetention(app, { database, config });
   registerUsageRollups(app, { database });
   registerPartitions(app, { database });
-  registerInvoices(app, { database });
+  registerInvoices(app, { database, seller: config.seller });
   registerContact(app, { database, mailer, limiter, publicUrl: config.publicUrl, supportEmail: config.supportEmail });
   registerStepUpRoutes(app, { database, limiter });
   registerClusters(app, { database, hub, clusters: config.clusters });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { PoolMode } from './db/client';
 import { ClusterSettingError, parseClusters } from './db/cluster-setting';
 import { type DatabaseTimeouts, databaseTimeouts } from './db/timeouts';
+import { type Seller, sellerFromEnv } from './features/invoices/seller';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -70,6 +71,11 @@ const envSchema = z.object({
   WEB_CONCURRENCY: optional,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+  /** System Administrators and Maintainers must turn on two-factor sign-in before anything else (decision 0063). */
+  REQUIRE_2FA_FOR_STAFF: z
     .string()
     .optional()
     .transform((v) => v === 'true' || v === '1'),
@@ -143,6 +149,10 @@ export interface Config {
   environments: string | null;
   /** Configured outside sign-in providers: those with client id, secret and issuer all set. */
   oauth: Partial<Record<ProviderId, OauthClientSettings>>;
+  /** REQUIRE_2FA_FOR_STAFF ('true' or '1'): super and root must have two-factor sign-in on (decision 0063). */
+  require2faForStaff: boolean;
+  /** SELLER_* and INVOICE_*: the seller, tax rate and payment terms printed on invoices (decision 0064). */
+  seller: Seller;
 }
 
 export class ConfigError extends Error {}
@@ -265,6 +275,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The embedded database has no pool: a setting that would change nothing is more likely a lost DATABASE_URL.
     throw new ConfigError('Invalid configuration: DATABASE_POOL_MODE=transaction needs a PostgreSQL DATABASE_URL.');
   }
+  const seller = sellerFromEnv(env);
+  if ('problem' in seller) throw new ConfigError(`Invalid configuration: ${seller.problem}`);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -305,6 +317,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauth: oauthProviders(env),
     releasesDir: path.resolve(e.RELEASES_DIR ?? path.join(e.DATA_DIR, 'releases')),
     environments: e.ENVIRONMENTS,
+    require2faForStaff: e.REQUIRE_2FA_FOR_STAFF,
+    seller,
   };
 }
 

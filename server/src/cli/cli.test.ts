@@ -145,7 +145,7 @@ describe('tessera CLI: help and version', () => {
         ],
         [['migrate', 'now'], `tessera migrate: Unexpected argument 'now'.`],
         [['serve', '--port', '80'], `tessera serve: Unknown option '--port'.`],
-        [['user'], `tessera user: user needs a command: create. Try 'tessera user --help'.`],
+        [['user'], `tessera user: user needs a command: create or reset-2fa. Try 'tessera user --help'.`],
         [['help', 'explode'], `tessera: No help for "explode": no such command. Try 'tessera --help'.`],
       ];
       for (const [args, message] of cases) {

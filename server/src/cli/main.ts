@@ -13,7 +13,7 @@ import { describeFailure } from './failure';
 import { GENERATE_HELP, GENERATE_SYNOPSIS, generateCommand } from './generate';
 import { IMPORT_HELP, IMPORT_SYNOPSIS, importCommand } from './import';
 import { UsageError, wantsHelp } from './usage-error';
-import { USER_HELP, USER_SYNOPSIS, userCommand } from './user';
+import { USER_HELP, USER_RESET_SYNOPSIS, USER_SYNOPSIS, userCommand } from './user';
 
 const USAGE = `Usage: tessera [--debug] <command> [options]      (from a checkout: npm run tessera -- <command> ...)
 
@@ -22,6 +22,8 @@ Commands:
   migrate            apply database migrations and exit
   ${USER_SYNOPSIS}
                      create a verified user
+  ${USER_RESET_SYNOPSIS}
+                     turn off a user's two-factor sign-in (a lost device)
   ${GENERATE_SYNOPSIS}
                      write a generated identity graph and its labelled queries
   ${IMPORT_SYNOPSIS}
@@ -113,7 +115,7 @@ async function run(argv: string[], context: { command: string }): Promise<number
   }
   if (first.startsWith('-')) throw new UsageError(`Unknown option '${first}'.`);
   if (!HELP[first]) throw new UsageError(`Unknown command "${first}".`);
-  context.command = first === 'user' && rest[0] === 'create' ? 'user create' : first;
+  context.command = first === 'user' && (rest[0] === 'create' || rest[0] === 'reset-2fa') ? `user ${rest[0]}` : first;
   if (first !== 'user' && wantsHelp(rest)) {
     console.log(HELP[first]);
     return;

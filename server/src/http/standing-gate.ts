@@ -5,6 +5,8 @@
  */
 
 import { AUTH_PATHS } from '@tessera/common/auth-paths';
+import { PROVIDERS_PATH } from '@tessera/common/providers';
+import { TWO_FACTOR_PATHS } from '@tessera/common/two-factor';
 import type { FastifyInstance } from 'fastify';
 import { Forbidden, LegalNotice } from './errors';
 
@@ -18,6 +20,9 @@ const ALWAYS = new Set([
   `PUT ${AUTH_PATHS.logout}`,
   `GET ${AUTH_PATHS.self}`,
   `POST ${AUTH_PATHS.login}`,
+  // Signing in afresh may take its second step (decision 0063), and the sign-in page lists the providers.
+  `POST ${TWO_FACTOR_PATHS.signIn}`,
+  `GET ${PROVIDERS_PATH}`,
   'GET /ws',
   'GET /oauth/:provider',
   'GET /oauth/:provider/callback',

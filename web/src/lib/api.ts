@@ -5,6 +5,7 @@
 
 import { REQUESTED_WITH_HEADER } from '@tessera/common/entities';
 import { errorTitle, STATUS_NAMES } from '@tessera/common/errors';
+import { ENROL_LOCATION, TWO_FACTOR_MESSAGES } from '@tessera/common/two-factor';
 import { navigate } from './navigator';
 import { logout } from './session';
 import { useStore } from './store';
@@ -66,6 +67,12 @@ function handleError(status: number, body: unknown): void {
   const store = useStore.getState();
   if (status === 401 && store.self.id !== 0) {
     void logout();
+    return;
+  }
+  // REQUIRE_2FA_FOR_STAFF: staff without two-factor sign-in are sent to turn it on (decision 0063).
+  if (status === 403 && errorText(status, body) === TWO_FACTOR_MESSAGES.required) {
+    if (window.location.pathname !== '/profile') navigate(ENROL_LOCATION);
+    else store.addAlert({ type: 'error', title: errorTitle(status), text: TWO_FACTOR_MESSAGES.required });
     return;
   }
   const page = status === 451 ? '/terms' : status === 403 ? '/error/403' : status === 404 ? '/error/404' : null;

@@ -1,17 +1,12 @@
-/** Numbers of the usage figures (usage and home pages): counts with separators, cost in dollars (to the tenth of a cent when small). */
+/** Numbers of the usage figures (usage and home pages): counts with separators, cost in the one money format. */
+import { formatMoney } from '@tessera/common/money';
 import type { UsageMetric } from '@tessera/common/usage';
 
 const count = new Intl.NumberFormat('en-US');
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-const dollars = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 4,
-});
 
 export function formatMetric(metric: UsageMetric | string, value: number, short = false): string {
-  if (metric === 'cost') return dollars.format(value);
+  if (metric === 'cost') return formatMoney(value);
   return short && Math.abs(value) >= 10_000 ? compact.format(value) : count.format(value);
 }
 

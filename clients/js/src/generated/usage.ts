@@ -10,10 +10,17 @@ export interface UsageCall {
   /** When it was metered (UTC). */
   at: string;
   userId: number;
+  /** The user's name (else e-mail address); null where the caller may not see that user. */
+  userName: string | null;
   organizationId: number | null;
+  /** The organization's name; null where the caller may not see it. */
+  organizationName: string | null;
   /** The key it was made with; null: a console session. */
   keyId: string | null;
+  /** The key's name; null for a console session or a key the caller may not manage. */
+  keyName: string | null;
   method: 'GET' | 'POST' | 'PUT';
+  /** A lookup endpoint, `/segments` (a segment export) or `/templates/preview` (a template previewed on a real identity, priced as byId). */
   path:
     | '/byAny'
     | '/byDevice'
@@ -25,7 +32,8 @@ export interface UsageCall {
     | '/byPii'
     | '/bySha256'
     | '/byVehicle'
-    | '/segments';
+    | '/segments'
+    | '/templates/preview';
   status: number;
   inputs: number;
   inputsWithIdentities: number;
@@ -179,7 +187,7 @@ export interface UsageSeriesQuery {
    */
   method?: '*' | 'GET' | 'POST' | 'PUT';
   /**
-   * Only calls of this lookup (`/byEmail`) or segment exports (`/segments`); `*` any.
+   * Only calls of this lookup (`/byEmail`), segment exports (`/segments`) or template previews of a real identity (`/templates/preview`); `*` any.
    *
    * Default: "*".
    */
@@ -195,7 +203,8 @@ export interface UsageSeriesQuery {
     | '/byPii'
     | '/bySha256'
     | '/byVehicle'
-    | '/segments';
+    | '/segments'
+    | '/templates/preview';
   /**
    * The buckets of the series: hour, day, week (from Monday) or month, starting in `tz`; at most 10,000 points.
    *
@@ -260,7 +269,7 @@ export interface UsageTotalsQuery {
    */
   method?: '*' | 'GET' | 'POST' | 'PUT';
   /**
-   * Only calls of this lookup (`/byEmail`) or segment exports (`/segments`); `*` any.
+   * Only calls of this lookup (`/byEmail`), segment exports (`/segments`) or template previews of a real identity (`/templates/preview`); `*` any.
    *
    * Default: "*".
    */
@@ -276,7 +285,8 @@ export interface UsageTotalsQuery {
     | '/byPii'
     | '/bySha256'
     | '/byVehicle'
-    | '/segments';
+    | '/segments'
+    | '/templates/preview';
 }
 
 /** The query of a page of calls (GET /v2/usage/calls). */
@@ -304,7 +314,7 @@ export interface UsageCallsQuery {
    */
   method?: '*' | 'GET' | 'POST' | 'PUT';
   /**
-   * Only calls of this lookup (`/byEmail`) or segment exports (`/segments`); `*` any.
+   * Only calls of this lookup (`/byEmail`), segment exports (`/segments`) or template previews of a real identity (`/templates/preview`); `*` any.
    *
    * Default: "*".
    */
@@ -320,7 +330,8 @@ export interface UsageCallsQuery {
     | '/byPii'
     | '/bySha256'
     | '/byVehicle'
-    | '/segments';
+    | '/segments'
+    | '/templates/preview';
   /**
    * Calls a page: one of 10, 25, 100, 250, 1000.
    *

@@ -22,6 +22,7 @@ export * from './ssh-access';
 export * from './stewardship';
 export * from './support-chat';
 export * from './templates';
+export * from './two-factor';
 export * from './usage';
 export * from './usage-alerts';
 export * from './users';

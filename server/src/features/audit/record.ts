@@ -67,9 +67,16 @@ export type AuditAction =
   | 'invoice.close'
   | 'invoice.pay'
   | 'invoice.void'
+  | 'billing.update'
   | 'segment.create'
   | 'segment.update'
-  | 'segment.delete';
+  | 'segment.delete'
+  | 'two_factor.enable'
+  | 'two_factor.disable'
+  | 'two_factor.reset'
+  | 'two_factor.recovery_codes'
+  | 'two_factor.recovery_used'
+  | 'two_factor.failure';
 
 export interface AuditEntry {
   action: AuditAction;

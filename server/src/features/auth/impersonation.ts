@@ -1,9 +1,10 @@
 /**
  * Spec §4/§6 impersonation: super or higher, strictly above the target; start stores the real user as the
  * impersonator and switches; stop restores them. No nesting. Each step issues a new session token and is audited
- * with both ids.
+ * with both ids. While it lasts, the session may read who is behind it, for the console's impersonation bar.
  */
-import { canImpersonate, isRole } from '@tessera/common/roles';
+import { AUTH_PATHS } from '@tessera/common/auth-paths';
+import { canImpersonate, isRole, ROLES } from '@tessera/common/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -19,6 +20,13 @@ export const IMPERSONATION_MESSAGES = {
   notImpersonating: 'You are not impersonating anyone.',
   refused: 'You may only impersonate users of a lower role than yours.',
 } as const;
+
+/** Who is behind an impersonating session: the staff user's name, address and role, nothing more. */
+const impersonationReply = z.object({
+  impersonation: z.object({
+    impersonator: z.object({ id: z.number().int(), name: z.string(), email: z.string(), role: z.enum(ROLES) }),
+  }),
+});
 
 export function registerImpersonationRoutes(
   app: FastifyInstance,
@@ -52,6 +60,20 @@ export function registerImpersonationRoutes(
           }),
       });
       return { self, location: '/' };
+    },
+  );
+
+  r.get(
+    AUTH_PATHS.impersonation,
+    { preHandler: requireRank('resetter'), schema: { response: { 200: impersonationReply } } },
+    async (request) => {
+      const { session } = request;
+      if (!session || session.impersonatorId === null) throw new Conflict(IMPERSONATION_MESSAGES.notImpersonating);
+      const found = await findUserById(deps.database.db, session.impersonatorId);
+      // The staff user was deleted since: the session is theirs no more (it ends with them), so say nothing.
+      if (!found || !isRole(found.user.role)) throw new Conflict(IMPERSONATION_MESSAGES.notImpersonating);
+      const { id, name, email, role } = found.user;
+      return { impersonation: { impersonator: { id, name, email, role } } };
     },
   );
 

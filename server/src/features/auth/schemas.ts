@@ -19,5 +19,9 @@ export const loginBody = z.object({
   returnTo: text().max(2048).optional(),
 });
 
-export const loginReply = z.object({ location: z.string() });
+export const loginReply = z.object({
+  location: z.string(),
+  /** The password was right; the code from the authenticator app is asked next (POST /auth/login/two-factor). */
+  twoFactor: z.literal(true).optional(),
+});
 export const selfReply = z.object({ self: userSchema });

@@ -6,6 +6,7 @@ import { audit } from '../audit/record';
 import type { SessionContext, SessionService, StartedSession } from '../sessions/service';
 import type { Limiter } from '../throttle/limiter';
 import { refuseWhenOver, THROTTLE_RULES, type ThrottleRule } from '../throttle/rules';
+import type { TwoFactorService } from '../two-factor/service';
 import { dummyHash, verifyPassword } from '../users/passwords';
 import { findUserByEmail } from '../users/repo';
 
@@ -17,16 +18,31 @@ export interface LoginInput {
   remember: boolean;
   ip: string;
   userAgent: string;
+  /** Where the browser goes once signed in (kept with a sign-in that waits for its code). */
+  returnTo?: string | null;
 }
 
-export function createAuthService(deps: { database: Database; sessions: SessionService; hub: Hub; limiter: Limiter }) {
+/** The password was right and the account has two-factor sign-in: the session waits for the code. */
+export interface CodeStep {
+  challengeId: string;
+}
+
+export function createAuthService(deps: {
+  database: Database;
+  sessions: SessionService;
+  hub: Hub;
+  limiter: Limiter;
+  twoFactor: TwoFactorService;
+}) {
   const { db } = deps.database;
   return {
     /**
      * Checks the password and starts a session. A miss costs the same argon2 work as a hit and gets the one
      * generic message; failures are counted per account and per client IP, and past the limit sign-in waits.
+     * With two-factor sign-in on, a right password only opens the code step (decision 0063); the account's
+     * failure count is then left as it is, so re-entering the password never buys more guesses at the code.
      */
-    async login(input: LoginInput): Promise<StartedSession> {
+    async login(input: LoginInput): Promise<StartedSession | CodeStep> {
       const keys: [string, ThrottleRule][] = [
         [`login:account:${emailKey(input.email)}`, THROTTLE_RULES.loginFailuresPerAccount],
         [`login:ip:${input.ip}`, THROTTLE_RULES.loginFailuresPerIp],
@@ -39,6 +55,15 @@ export function createAuthService(deps: { database: Database; sessions: SessionS
         for (const [key, rule] of keys) await deps.limiter.hit(key, rule.windowMs);
         await audit(db, { action: 'login.failure', targetType: 'user', targetId: found?.user.id ?? '', ip: input.ip });
         throw new Unauthorized(LOGIN_FAILED);
+      }
+      if (await deps.twoFactor.isOn(found.user.id)) {
+        const challengeId = await deps.twoFactor.challenge({
+          userId: found.user.id,
+          remember: input.remember,
+          returnTo: input.returnTo ?? null,
+          provider: null,
+        });
+        return { challengeId };
       }
       await deps.limiter.reset(keys[0]![0]);
       await audit(db, {

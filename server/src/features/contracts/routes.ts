@@ -14,6 +14,7 @@ import type { Database, Executor } from '../../db/client';
 import { contracts } from '../../db/schema';
 import { requireRank } from '../../http/auth';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../http/errors';
+import { eachOf, idListParams } from '../../http/id-list';
 import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
 import { actorOf, audit } from '../audit/record';
@@ -107,24 +108,24 @@ export function registerContractRoutes(app: FastifyInstance, deps: { database: D
     },
   );
 
-  r.get(
-    '/v2/contracts/:id',
-    { preHandler: requireRank('user'), schema: { params: contractParams } },
-    async (request) => {
-      const row = await findContract(database.db, request.params.id);
+  // One id or a comma-separated list (spec §2); one out of reach refuses the list as it would alone.
+  r.get('/v2/contracts/:id', { preHandler: requireRank('user'), schema: { params: idListParams } }, async (request) => {
+    const found = await eachOf(request.params.id, async (id) => {
+      const row = await findContract(database.db, id);
       // Below super, a contract out of reach and a missing one answer alike, so ids cannot be probed.
       if (!actsAcrossOrganizations(request.user) && (!row || !readsContractsOf(request.user, row.organizationId))) {
         throw new Forbidden(CONTRACT_MESSAGES.forbidden);
       }
       if (!row) throw new NotFound(CONTRACT_MESSAGES.notFound);
       const [spend, changes] = await Promise.all([monthSpend(database, row.id), listChanges(database.db, row.id)]);
-      return {
-        contracts: keyed([toContract(row)]),
-        contractSpend: keyed([spend]),
-        contractChanges: keyed(changes),
-      };
-    },
-  );
+      return { row, spend, changes };
+    });
+    return {
+      contracts: keyed(found.map(({ row }) => toContract(row))),
+      contractSpend: keyed(found.map(({ spend }) => spend)),
+      contractChanges: keyed(found.flatMap(({ changes }) => changes)),
+    };
+  });
 
   r.post(
     '/v2/contracts',

@@ -218,7 +218,7 @@ export async function lookupAndShapeMetered(
   deps: LookupDeps,
   request: FastifyRequest,
   reply: FastifyReply,
-  call: { prepared: Prepared; endpoint: LookupEndpoint; inputs: LookupInput[] },
+  call: { prepared: Prepared; endpoint: LookupEndpoint; inputs: LookupInput[]; path?: string },
 ): Promise<{ matches: Match[][]; shaped: Record<string, unknown>[][] }> {
   try {
     return await lookupAndShape(deps, call.prepared, call.inputs);
@@ -230,6 +230,7 @@ export async function lookupAndShapeMetered(
     await meter(deps, request, {
       caller: call.prepared.caller,
       endpoint: call.endpoint,
+      path: call.path,
       metrics,
       status: 422,
       lookups,
@@ -278,6 +279,8 @@ export async function meter(
   call: {
     caller: Admitted;
     endpoint: LookupEndpoint;
+    /** The usage row's path when the call is not the endpoint's own (a template preview, issue 32). */
+    path?: string;
     metrics: CallMetrics;
     status?: number;
     lookups?: AuditedInput[];
@@ -306,7 +309,7 @@ export async function meter(
         organizationId: call.caller.organizationId,
         keyId: call.caller.keyId,
         method: request.method,
-        path: `/${call.endpoint}`,
+        path: call.path ?? `/${call.endpoint}`,
         status: call.status ?? 200,
         metrics: call.metrics,
         costMicros: cost,

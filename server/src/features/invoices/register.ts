@@ -6,8 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
 import { periodicJob } from '../../jobs/periodic';
+import { registerBillingRoutes } from './billing-routes';
 import { closeMonth } from './repo';
 import { registerInvoiceRoutes } from './routes';
+import type { Seller } from './seller';
 
 export const CLOSE_EVERY_MS = 3600_000;
 
@@ -17,15 +19,19 @@ export function previousMonth(at: number): string {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
 }
 
-export function registerInvoices(app: FastifyInstance, deps: { database: Database; now?: () => number }): void {
+export function registerInvoices(
+  app: FastifyInstance,
+  deps: { database: Database; seller: Seller; now?: () => number },
+): void {
   const now = deps.now ?? Date.now;
   registerInvoiceRoutes(app, deps);
+  registerBillingRoutes(app, deps);
   const close = periodicJob({
     name: 'monthly close',
     logger: app.log,
     async run() {
       const month = previousMonth(now());
-      const { issued } = await closeMonth(deps.database, month);
+      const { issued } = await closeMonth(deps.database, month, undefined, deps.seller);
       if (issued.length > 0) app.log.info({ month, issued: issued.length }, 'invoices issued');
     },
   });

@@ -1,13 +1,23 @@
 /**
- * Invoices in the database (decision 0034). The close takes the counter row's lock first, so closes (in any
+ * Invoices in the database (decisions 0034, 0064). The close takes the counter row's lock first, so closes (in any
  * process) run one after another: the second sees the first's invoices and issues nothing new, and every number
- * given is committed with its invoice: no gaps.
+ * given is committed with its invoice: no gaps. Each invoice keeps the buyer, tax rate and due date it was issued
+ * with; subtotal, tax and total are computed by PostgreSQL in numeric.
  */
+import type { BillingParty } from '@tessera/common/billing';
 import type { Invoice, InvoiceLine, InvoiceStatus } from '@tessera/common/invoices';
+import { CURRENCY } from '@tessera/common/money';
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import { invoiceLines, invoices } from '../../db/schema';
+import { buyersToBill, findBillingDetails, partyOf } from './billing-repo';
 import { type LineRow, monthLines } from './lines';
+import { DEFAULT_SELLER, type Seller } from './seller';
+
+/** What the close takes from the seller's configuration. */
+export type IssueTerms = Pick<Seller, 'taxRate' | 'paymentDays'>;
+
+const DAY_MS = 86_400_000;
 
 const CHUNK = 1000;
 
@@ -21,15 +31,16 @@ export async function closeMonth(
   database: Database,
   month: string,
   alongside?: (tx: Executor, issued: number[]) => Promise<void>,
+  terms: IssueTerms = DEFAULT_SELLER,
 ): Promise<{ issued: number[] }> {
   return database.transaction(async (tx) => {
-    const issued = await issueMonth(tx, month);
+    const issued = await issueMonth(tx, month, terms);
     await alongside?.(tx, issued);
     return { issued };
   });
 }
 
-async function issueMonth(tx: Executor, month: string): Promise<number[]> {
+async function issueMonth(tx: Executor, month: string, terms: IssueTerms): Promise<number[]> {
   await tx.execute(sql`insert into invoice_counter (id, last) values (1, 0) on conflict (id) do nothing`);
   const counter = await tx.execute(sql`select last from invoice_counter where id = 1 for update`);
   let last = (counter as unknown as { rows: { last: number }[] }).rows[0]!.last;
@@ -46,13 +57,22 @@ async function issueMonth(tx: Executor, month: string): Promise<number[]> {
   }
   if (byOrganization.size === 0) return [];
   const issuedAt = new Date();
-  const heads = [...byOrganization.keys()].map((organizationId) => ({
-    organizationId,
-    month,
-    number: ++last,
-    status: 'issued' as const,
-    issuedAt,
-  }));
+  const dueAt = new Date(issuedAt.getTime() + terms.paymentDays * DAY_MS);
+  const buyers = await buyersToBill(tx, month);
+  const heads = [...byOrganization.keys()].map((organizationId) => {
+    const details = buyers.get(organizationId);
+    return {
+      organizationId,
+      month,
+      number: ++last,
+      status: 'issued' as const,
+      issuedAt,
+      dueAt,
+      currency: CURRENCY,
+      taxRate: details?.taxRate ?? terms.taxRate,
+      buyer: details ? partyOf(details) : null,
+    };
+  });
   const ids = new Map<number, number>();
   for (let i = 0; i < heads.length; i += CHUNK) {
     const rows = await tx
@@ -74,8 +94,12 @@ async function issueMonth(tx: Executor, month: string): Promise<number[]> {
     })),
   );
   for (let i = 0; i < lines.length; i += CHUNK) await tx.insert(invoiceLines).values(lines.slice(i, i + CHUNK));
-  await tx.execute(sql`update invoices i set total = coalesce((select sum(l.amount) from invoice_lines l
-    where l.invoice_id = i.id), 0) where i.month = ${month} and i.number > ${heads[0]!.number - 1}`);
+  await tx.execute(sql`update invoices i set subtotal = s.subtotal, tax = s.tax, total = s.subtotal + s.tax
+    from (select v.id, v.subtotal, coalesce(round(v.subtotal * v.tax_rate / 100, 6), 0) as tax
+      from (select i2.id, i2.tax_rate, coalesce(sum(l.amount), 0) as subtotal from invoices i2
+        left join invoice_lines l on l.invoice_id = i2.id
+        where i2.month = ${month} and i2.number > ${heads[0]!.number - 1} group by i2.id) v) s
+    where i.id = s.id`);
   await tx.execute(sql`update invoice_counter set last = ${last} where id = 1`);
   return [...ids.values()];
 }
@@ -87,10 +111,16 @@ interface HeadRow {
   month: string;
   number: number | null;
   status: InvoiceStatus;
+  subtotal: string;
+  tax_rate: string | null;
+  tax: string;
   total: string;
+  currency: string;
   issued_at: Date | string | null;
+  due_at: Date | string | null;
   paid_at: Date | string | null;
   voided_at: Date | string | null;
+  buyer: BillingParty | null;
 }
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -123,16 +153,23 @@ function headOf(h: HeadRow, lines: InvoiceLine[]): Invoice {
     month: h.month,
     number: h.number,
     status: h.status,
+    subtotal: h.subtotal,
+    taxRate: h.tax_rate,
+    tax: h.tax,
     total: h.total,
+    currency: h.currency,
     issuedAt: iso(h.issued_at),
+    dueAt: iso(h.due_at),
     paidAt: iso(h.paid_at),
     voidedAt: iso(h.voided_at),
+    buyer: h.buyer,
     lines,
   };
 }
 
 const HEAD = sql`select i.id, i.organization_id, o.name as organization_name, i.month, i.number, i.status,
-  i.total::numeric(24, 6)::text as total, i.issued_at, i.paid_at, i.voided_at
+  i.subtotal::numeric(24, 6)::text as subtotal, i.tax_rate::text as tax_rate, i.tax::numeric(24, 6)::text as tax,
+  i.total::numeric(24, 6)::text as total, i.currency, i.issued_at, i.due_at, i.paid_at, i.voided_at, i.buyer
   from invoices i join organizations o on o.id = i.organization_id`;
 
 export async function findInvoice(db: Executor, id: number, forUpdate = false): Promise<Invoice | null> {
@@ -192,14 +229,31 @@ export function sumOfAmounts(amounts: string[]): string {
   return `${micros < 0n ? '-' : ''}${text.slice(0, -6)}.${text.slice(-6)}`;
 }
 
-/** The month's running invoice of an organization, computed on read from the rollups (status draft, no number). */
-export async function draftInvoice(db: Executor, organizationId: number, month: string): Promise<Invoice | null> {
+/**
+ * The month's running invoice of an organization, computed on read from the rollups (status draft, no number),
+ * taxed at the rate its invoice would be issued with.
+ */
+export async function draftInvoice(
+  db: Executor,
+  organizationId: number,
+  month: string,
+  terms: IssueTerms = DEFAULT_SELLER,
+): Promise<Invoice | null> {
   const [org] = rowsOf<{ name: string }>(
-    await db.execute(sql`select name from organizations where id = ${organizationId}`),
+    await db.execute(sql`select name from organizations where id = ${organizationId} and deleted_at is null`),
   );
   if (!org) return null;
-  const lines = await monthLines(db, month, organizationId);
-  const total = sumOfAmounts(lines.map((l) => l.amount));
+  const [lines, details] = await Promise.all([
+    monthLines(db, month, organizationId),
+    findBillingDetails(db, organizationId),
+  ]);
+  const subtotal = sumOfAmounts(lines.map((l) => l.amount));
+  const taxRate = details?.taxRate ?? terms.taxRate;
+  const [{ tax }] = rowsOf<{ tax: string }>(
+    await db.execute(
+      sql`select coalesce(round(${subtotal}::numeric * ${taxRate}::numeric / 100, 6), 0)::numeric(24, 6)::text as tax`,
+    ),
+  ) as [{ tax: string }];
   return headOf(
     {
       id: 0,
@@ -208,10 +262,16 @@ export async function draftInvoice(db: Executor, organizationId: number, month: 
       month,
       number: null,
       status: 'draft',
-      total,
+      subtotal,
+      tax_rate: taxRate,
+      tax,
+      total: sumOfAmounts([subtotal, tax]),
+      currency: CURRENCY,
       issued_at: null,
+      due_at: null,
       paid_at: null,
       voided_at: null,
+      buyer: details ? partyOf(details) : null,
     },
     lines.map(lineOf),
   );

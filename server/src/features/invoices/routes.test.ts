@@ -1,9 +1,10 @@
 /**
- * /v2/invoices by outcome and rank (decision 0034): a month's invoices hold the sums of the organization's usage
- * rows, priced exactly; the close is idempotent, also run twice at once; numbers have no gaps; administrators
- * read only their organization's invoices; members and other organizations' administrators are 403.
+ * /v2/invoices by outcome and rank (decisions 0034, 0064): a month's invoices hold the sums of the organization's
+ * usage rows, priced exactly; the close is idempotent, also run twice at once; numbers have no gaps;
+ * administrators read only their organization's invoices (another's is 404, as a missing one); members are 403.
  */
 import { randomUUID } from 'node:crypto';
+import { BILLING_MESSAGES } from '@tessera/common/billing';
 import { INVOICE_MESSAGES } from '@tessera/common/invoices';
 import { emptyMetrics } from '@tessera/common/usage';
 import { PDFParse } from 'pdf-parse';
@@ -159,17 +160,22 @@ describe('POST /v2/invoices/close and GET /v2/invoices/{id}: 200', () => {
     const csv = await api.get(`/v2/invoices/${id}.csv`, c.admin);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="${label.toLowerCase()}-${month}.csv"`);
+    expect(csv.headers['cache-control']).toBe('private, no-store');
     const contractId = (await api.get(`/v2/invoices/${id}`, c.admin)).json().invoice.lines[0].contractId;
-    const start = `${month}-01T00:00:00.000Z`;
-    const end = `${Number(month.slice(0, 4))}-04-01T00:00:00.000Z`;
-    const head = `${label},${month},${c.org.name},${contractId}`;
+    // The console's one format: days M/D/YY (UTC), months by name, money as $ with two to six places.
+    const yy = month.slice(2, 4);
+    const [start, end] = [`3/1/${yy}`, `3/31/${yy}`];
+    const name = `March ${month.slice(0, 4)}`;
+    const head = `${label},${name},${c.org.name},${contractId}`;
     expect(csv.body).toBe(
       [
         'invoice,month,organization,contract,price,period_start,period_end,quantity,unit_price,amount',
-        `${head},request,${start},${end},1,0.001000,0.001000`,
-        `${head},identity,${start},${end},2,0.012500,0.025000`,
-        `${head},emails,${start},${end},1,0.005000,0.005000`,
-        `${label},${month},${c.org.name},,total,,,,,0.031000`,
+        `${head},request,${start},${end},1,$0.001,$0.001`,
+        `${head},identity,${start},${end},2,$0.0125,$0.025`,
+        `${head},emails,${start},${end},1,$0.005,$0.005`,
+        `${label},${name},${c.org.name},,subtotal,,,,,$0.031`,
+        `${label},${name},${c.org.name},,tax (none: no tax rate applies),,,,,$0.00`,
+        `${label},${name},${c.org.name},,total,,,,,$0.031`,
         '',
       ].join('\n'),
     );
@@ -227,13 +233,13 @@ describe('GET /v2/invoices/draft', () => {
       t.app,
       (await makeUser(t.database, 'admin', (await makeOrganization(t.database)).id)).email,
     );
-    expect((await api.get(path, stranger)).statusCode).toBe(403);
+    expect((await api.get(path, stranger)).statusCode).toBe(404);
     expect((await api.get('/v2/invoices/draft?organizationId=2000000000', superCookie)).statusCode).toBe(404);
   });
 });
 
 describe('/v2/invoices: 400, 403, 404, 409', () => {
-  it('refuses members, other organizations administrators, and administrators closing or paying', async () => {
+  it('answers 404 to administrators for another organization invoices, as for missing ones', async () => {
     const month = freshMonth();
     const mine = await customer(month);
     const other = await customer(month);
@@ -241,14 +247,46 @@ describe('/v2/invoices: 400, 403, 404, 409', () => {
     const theirs = (await api.get(`/v2/invoices?month=${month}&organizationId=${other.org.id}`, superCookie)).json()
       .invoices[0];
 
-    const forbidden = await api.get(`/v2/invoices/${theirs.id}`, mine.admin);
-    expect(forbidden.statusCode).toBe(403);
-    expect(forbidden.json().error).toBe(INVOICE_MESSAGES.forbidden);
-    expect((await api.get(`/v2/invoices/${theirs.id}.pdf`, mine.admin)).statusCode).toBe(403);
-    expect((await api.get(`/v2/invoices/${theirs.id}.csv`, mine.admin)).statusCode).toBe(403);
-    expect((await api.get(`/v2/invoices?organizationId=${other.org.id}`, mine.admin)).statusCode).toBe(403);
-    expect((await api.get('/v2/invoices', mine.member)).statusCode).toBe(403);
-    expect((await api.get(`/v2/invoices/${theirs.id}`, other.member)).statusCode).toBe(403);
+    for (const path of [
+      `/v2/invoices/${theirs.id}`,
+      `/v2/invoices/${theirs.id}.pdf`,
+      `/v2/invoices/${theirs.id}.csv`,
+    ]) {
+      const res = await api.get(path, mine.admin);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.json().error).toBe(INVOICE_MESSAGES.notFound);
+    }
+    // The same answer as an id that does not exist.
+    expect((await api.get('/v2/invoices/2000000000.pdf', mine.admin)).json()).toMatchObject({
+      error: INVOICE_MESSAGES.notFound,
+    });
+    for (const path of [
+      `/v2/invoices?organizationId=${other.org.id}`,
+      `/v2/invoices/draft?organizationId=${other.org.id}`,
+    ]) {
+      const res = await api.get(path, mine.admin);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.json().error).toBe(BILLING_MESSAGES.notFound);
+    }
+    // Their own answers.
+    expect((await api.get(`/v2/invoices/${theirs.id}.pdf`, other.admin)).statusCode).toBe(200);
+  });
+
+  it('refuses members (no billing), and administrators closing or paying', async () => {
+    const month = freshMonth();
+    const mine = await customer(month);
+    const other = await customer(month);
+    await closeMonth(t.database, month);
+    const theirs = (await api.get(`/v2/invoices?month=${month}&organizationId=${other.org.id}`, superCookie)).json()
+      .invoices[0];
+
+    for (const path of ['/v2/invoices', `/v2/invoices/${theirs.id}`, `/v2/invoices/${theirs.id}.pdf`]) {
+      const res = await api.get(path, other.member);
+      expect(res.statusCode, path).toBe(403);
+      expect(res.json().error).toBe(INVOICE_MESSAGES.forbidden);
+    }
+    expect((await api.get(`/v2/invoices/draft?organizationId=${mine.org.id}`, mine.member)).statusCode).toBe(403);
+    expect((await api.get('/v2/invoices/1.pdf', '')).statusCode).toBe(401);
     expect((await api.post('/v2/invoices/close', mine.admin, { month })).statusCode).toBe(403);
     expect((await api.post(`/v2/invoices/${theirs.id}/pay`, other.admin, {})).statusCode).toBe(403);
 

@@ -1,87 +1,89 @@
 /**
- * /v2/invoices (decision 0034): super+ read every organization's invoices, close a month and mark invoices paid
- * or void; an organization's administrators read their own organization's invoices only (403 for another's);
- * members are refused (403).
+ * /v2/invoices (decisions 0034, 0064): super+ read every organization's invoices, close a month and mark invoices
+ * paid or void; an organization's administrators read their own organization's invoices only: another
+ * organization's invoice or organization answers 404, as a missing one does, so ids cannot be probed. Members have
+ * no billing (403).
  */
+import { BILLING_MESSAGES, canSeeBilling } from '@tessera/common/billing';
 import type { User } from '@tessera/common/entities';
 import { INVOICE_ACTION_FROM, INVOICE_ACTIONS, INVOICE_MESSAGES, type Invoice } from '@tessera/common/invoices';
-import { canEditOrganization, hasRank } from '@tessera/common/roles';
+import { hasRank } from '@tessera/common/roles';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import { requireRank } from '../../http/auth';
-import { BadRequest, Conflict, Forbidden, NotFound } from '../../http/errors';
+import { BadRequest, Conflict, NotFound } from '../../http/errors';
 import { actorOf, audit } from '../audit/record';
-import { NOT_FOUND } from '../console/access';
+import { billingOrganization, requireBilling } from './access';
 import { fileName, invoiceCsv, invoicePdf } from './documents';
 import { monthBounds } from './lines';
 import { closeMonth, draftInvoice, findInvoice, listInvoices, setStatus } from './repo';
 import { actionParams, closeBody, draftQuery, fileParams, listQuery } from './schemas';
+import { DEFAULT_SELLER, type Seller } from './seller';
 
-function mayRead(user: User, invoice: Invoice): void {
-  if (!canEditOrganization(user, invoice.organizationId)) throw new Forbidden(INVOICE_MESSAGES.forbidden);
+/** Another organization's invoice is, to an administrator, no invoice at all. */
+function mayRead(user: User, invoice: Invoice | null): asserts invoice is Invoice {
+  if (!invoice || !canSeeBilling(user, invoice.organizationId)) throw new NotFound(INVOICE_MESSAGES.notFound);
 }
 
-export function registerInvoiceRoutes(app: FastifyInstance, deps: { database: Database; now?: () => number }): void {
+export function registerInvoiceRoutes(
+  app: FastifyInstance,
+  deps: { database: Database; seller?: Seller; now?: () => number },
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { database } = deps;
+  const seller = deps.seller ?? DEFAULT_SELLER;
   const now = deps.now ?? Date.now;
 
-  r.get('/v2/invoices', { preHandler: requireRank('admin'), schema: { querystring: listQuery } }, async (request) => {
+  r.get('/v2/invoices', { preHandler: requireBilling, schema: { querystring: listQuery } }, async (request) => {
     const { user } = request;
     const q = request.query;
     let organizationId = q.organizationId;
     if (!hasRank(user.role, 'super')) {
-      if (organizationId !== undefined && organizationId !== user.organizationId) {
-        throw new Forbidden(INVOICE_MESSAGES.forbidden);
-      }
-      if (user.organizationId === null) throw new Forbidden(INVOICE_MESSAGES.forbidden);
-      organizationId = user.organizationId;
+      organizationId = billingOrganization(user, organizationId ?? user.organizationId ?? 0);
     }
     return listInvoices(database.db, { ...q, organizationId });
   });
 
-  r.get(
-    '/v2/invoices/draft',
-    { preHandler: requireRank('admin'), schema: { querystring: draftQuery } },
-    async (request) => {
-      const { organizationId } = request.query;
-      if (!canEditOrganization(request.user, organizationId)) throw new Forbidden(INVOICE_MESSAGES.forbidden);
-      const invoice = await draftInvoice(database.db, organizationId, new Date(now()).toISOString().slice(0, 7));
-      if (!invoice) throw new NotFound(NOT_FOUND.organization);
-      return { invoice };
-    },
-  );
+  r.get('/v2/invoices/draft', { preHandler: requireBilling, schema: { querystring: draftQuery } }, async (request) => {
+    const organizationId = billingOrganization(request.user, request.query.organizationId);
+    const month = new Date(now()).toISOString().slice(0, 7);
+    const invoice = await draftInvoice(database.db, organizationId, month, seller);
+    if (!invoice) throw new NotFound(BILLING_MESSAGES.notFound);
+    return { invoice };
+  });
 
   r.get(
     '/v2/invoices/:file',
-    { preHandler: requireRank('admin'), schema: { params: fileParams } },
+    { preHandler: requireBilling, schema: { params: fileParams } },
     async (request, reply) => {
       const [id, ext] = request.params.file.split('.') as [string, 'pdf' | 'csv' | undefined];
       const invoice = await findInvoice(database.db, Number(id));
-      if (!invoice) {
-        if (!hasRank(request.user.role, 'super')) throw new Forbidden(INVOICE_MESSAGES.forbidden);
-        throw new NotFound(INVOICE_MESSAGES.notFound);
-      }
       mayRead(request.user, invoice);
       if (!ext) return { invoice };
       reply.header('content-disposition', `attachment; filename="${fileName(invoice, ext)}"`);
+      // An invoice is the organization's business: no shared cache keeps a copy.
+      reply.header('cache-control', 'private, no-store');
       if (ext === 'csv') return reply.type('text/csv; charset=utf-8').send(invoiceCsv(invoice));
-      return reply.type('application/pdf').send(await invoicePdf(invoice));
+      return reply.type('application/pdf').send(await invoicePdf(invoice, seller));
     },
   );
 
   r.post('/v2/invoices/close', { preHandler: requireRank('super'), schema: { body: closeBody } }, async (request) => {
     const { month } = request.body;
     if (monthBounds(month).end.getTime() > now()) throw new BadRequest(INVOICE_MESSAGES.notEnded);
-    const { issued } = await closeMonth(database, month, (tx, ids) =>
-      audit(tx, {
-        action: 'invoice.close',
-        ...actorOf(request),
-        targetType: 'invoice-month',
-        targetId: month,
-        detail: { issued: ids },
-      }),
+    const { issued } = await closeMonth(
+      database,
+      month,
+      (tx, ids) =>
+        audit(tx, {
+          action: 'invoice.close',
+          ...actorOf(request),
+          targetType: 'invoice-month',
+          targetId: month,
+          detail: { issued: ids },
+        }),
+      seller,
     );
     request.log.info({ month, issued: issued.length }, 'invoices issued');
     return { month, issued: issued.length, ids: issued };

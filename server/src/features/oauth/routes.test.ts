@@ -1,4 +1,4 @@
-import { IDENTITY_PROVIDERS } from '@tessera/common/providers';
+import { IDENTITY_PROVIDERS, PROVIDERS_PATH, providerNotConfigured } from '@tessera/common/providers';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthAttempts } from '../../db/schema';
@@ -36,18 +36,32 @@ afterAll(async () => {
 
 const location = (res: { headers: Record<string, unknown> }) => new URL(String(res.headers.location), 'http://x');
 
+describe('GET /auth/providers', () => {
+  it('names the configured providers only, in the spec order, with nothing of their registrations', async () => {
+    const none = await bare.app.inject({ method: 'GET', url: PROVIDERS_PATH });
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({ providers: [] });
+    const some = await t.app.inject({ method: 'GET', url: PROVIDERS_PATH });
+    expect(some.json()).toEqual({
+      providers: [
+        { id: 'google', name: 'Google' },
+        { id: 'microsoft', name: 'Microsoft' },
+        { id: 'linkedin', name: 'LinkedIn' },
+      ],
+    });
+    expect(some.body).not.toMatch(/secret|tessera-google|issuer/i);
+  });
+});
+
 describe('GET /oauth/{provider}', () => {
-  it.each(IDENTITY_PROVIDERS.map((p) => p.id))(
-    'sends the browser back to /login saying %s is not set up',
-    async (id) => {
-      const res = await bare.app.inject({ method: 'GET', url: `/oauth/${id}` });
-      expect(res.statusCode).toBe(302);
-      expect(res.headers.location).toBe(`/login?failure=unconfigured&provider=${id}`);
-      expect(res.cookies).toHaveLength(0);
-      const back = await bare.app.inject({ method: 'GET', url: `/oauth/${id}/callback?code=x&state=y` });
-      expect(back.headers.location).toBe(`/login?failure=unconfigured&provider=${id}`);
-    },
-  );
+  it.each(IDENTITY_PROVIDERS)('answers 404 naming $name when it is not set up, on both routes', async (provider) => {
+    for (const url of [`/oauth/${provider.id}`, `/oauth/${provider.id}/callback?code=x&state=y`]) {
+      const res = await bare.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ error: providerNotConfigured(provider.name), code: 'not_found' });
+      expect(res.cookies.filter((c) => c.value !== '')).toHaveLength(0);
+    }
+  });
 
   it('answers 404 JSON for an unknown provider, on both routes', async () => {
     for (const url of ['/oauth/myspace', '/oauth/myspace/callback?code=x']) {
@@ -59,7 +73,8 @@ describe('GET /oauth/{provider}', () => {
 
   it('leaves a configured provider unconfigured for the others', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/oauth/github' });
-    expect(res.headers.location).toBe('/login?failure=unconfigured&provider=github');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toBe(providerNotConfigured('GitHub'));
   });
 
   it('sends a configured provider an authorization-code request with PKCE, state and nonce', async () => {

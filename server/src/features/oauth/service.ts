@@ -11,6 +11,7 @@ import { audit } from '../audit/record';
 import type { SessionService, StartedSession } from '../sessions/service';
 import type { Limiter } from '../throttle/limiter';
 import { THROTTLE_RULES } from '../throttle/rules';
+import type { TwoFactorService } from '../two-factor/service';
 import { resolveAccount } from './accounts';
 import { newAttemptId } from './attempt-cookie';
 import { dropExpiredAttempts, saveAttempt, takeAttempt } from './attempts';
@@ -23,6 +24,12 @@ export interface OauthServiceDeps {
   clients: ProviderClients;
   limiter: Limiter;
   publicUrl: URL;
+  twoFactor: TwoFactorService;
+}
+
+/** An account with two-factor sign-in: the provider vouched for the first factor, the code is still to come. */
+export interface CodeStep {
+  challengeId: string;
 }
 
 export type Visitor = ClientInfo;
@@ -91,7 +98,7 @@ export function createOauthService(deps: OauthServiceDeps) {
       attemptId: string | null,
       search: string,
       visitor: Visitor,
-    ): Promise<StartedSession> {
+    ): Promise<StartedSession | CodeStep> {
       const attempt = attemptId ? await takeAttempt(database.db, attemptId) : null;
       if (!attempt) throw new OauthFailure('expired');
       try {
@@ -100,6 +107,16 @@ export function createOauthService(deps: OauthServiceDeps) {
         const callbackUrl = new URL(`${redirectUri(publicUrl, provider)}${search}`);
         const claims = await clients.exchange(provider, callbackUrl, attempt);
         const account = await resolveAccount(database, provider, claims, visitor.ip);
+        // Two-factor sign-in holds for outside sign-in too (decision 0063): the session waits for the code.
+        if (await deps.twoFactor.isOn(account.user.id)) {
+          const challengeId = await deps.twoFactor.challenge({
+            userId: account.user.id,
+            remember: false,
+            returnTo: null,
+            provider,
+          });
+          return { challengeId };
+        }
         // The session and its audit row go together, or neither does.
         return await database.transaction(async (tx) => {
           const started = await deps.sessions.start(

@@ -3,8 +3,10 @@
  * schema the routes validate with (usage-reports/query.ts), the replies typed here as components.
  */
 import { TABLE_PAGE_SIZES } from '@tessera/common/constants';
+import { SEGMENT_USAGE_PATH } from '@tessera/common/segments';
 import {
   CALL_METRICS,
+  TEMPLATE_PREVIEW_USAGE_PATH,
   USAGE_CALL_SORTS,
   USAGE_LIMITS,
   USAGE_MESSAGES,
@@ -32,7 +34,7 @@ const PARAMETER_DOCS: Record<string, string> = {
   organizationId: `Only this organization's calls: your own (else 403: "${USAGE_MESSAGES.outOfScope.organizationId}").`,
   keyId: `Only this key's calls: the calling key itself, or as an administrator a key of your organization (else 403: "${USAGE_MESSAGES.outOfScope.keyId}").`,
   method: 'Only calls of this HTTP method: GET (one input), POST (batch), PUT (CSV upload); `*` any.',
-  path: 'Only calls of this lookup (`/byEmail`) or segment exports (`/segments`); `*` any.',
+  path: `Only calls of this lookup (\`/byEmail\`), segment exports (\`${SEGMENT_USAGE_PATH}\`) or template previews of a real identity (\`${TEMPLATE_PREVIEW_USAGE_PATH}\`); \`*\` any.`,
   pageSize: `Calls a page: one of ${TABLE_PAGE_SIZES.join(', ')}.`,
   after:
     "The previous page's `next`, for the page after it; a cursor not from this report, or of another sort, answers 400.",
@@ -90,15 +92,45 @@ export function usageSchemas(): Record<string, Json> {
     UsageCall: {
       type: 'object',
       description: 'One metered call: who made it, how, its status, what it counted and what it cost (USD).',
-      required: ['id', 'at', 'userId', 'organizationId', 'keyId', 'method', 'path', 'status', ...CALL_METRICS, 'cost'],
+      required: [
+        'id',
+        'at',
+        'userId',
+        'userName',
+        'organizationId',
+        'organizationName',
+        'keyId',
+        'keyName',
+        'method',
+        'path',
+        'status',
+        ...CALL_METRICS,
+        'cost',
+      ],
       properties: {
         id: { type: 'integer' },
         at: { type: 'string', format: 'date-time', description: 'When it was metered (UTC).' },
         userId: { type: 'integer' },
+        userName: {
+          type: ['string', 'null'],
+          description: "The user's name (else e-mail address); null where the caller may not see that user.",
+        },
         organizationId: { type: ['integer', 'null'] },
+        organizationName: {
+          type: ['string', 'null'],
+          description: "The organization's name; null where the caller may not see it.",
+        },
         keyId: { type: ['string', 'null'], description: 'The key it was made with; null: a console session.' },
+        keyName: {
+          type: ['string', 'null'],
+          description: "The key's name; null for a console session or a key the caller may not manage.",
+        },
         method: { type: 'string', enum: ['GET', 'POST', 'PUT'] },
-        path: { type: 'string', enum: USAGE_PATHS.filter((p) => p !== '*') },
+        path: {
+          type: 'string',
+          enum: USAGE_PATHS.filter((p) => p !== '*'),
+          description: `A lookup endpoint, \`${SEGMENT_USAGE_PATH}\` (a segment export) or \`${TEMPLATE_PREVIEW_USAGE_PATH}\` (a template previewed on a real identity, priced as byId).`,
+        },
         status: { type: 'integer' },
         ...counts([...CALL_METRICS, 'cost']),
       },

@@ -8,6 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database, Executor } from '../../db/client';
 import { requireRank } from '../../http/auth';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../http/errors';
+import { eachOf, idListParams } from '../../http/id-list';
 import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
 import { actorOf, audit } from '../audit/record';
@@ -59,17 +60,23 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: { databas
     return { organizations: keyed(items) };
   });
 
-  r.get('/v2/organizations/:id', { preHandler: requireRank('user'), schema: { params: idParams } }, async (request) => {
-    const { id } = request.params;
-    mustReach(request.user, 'organization', id);
-    const row = await findOrganization(database.db, id);
-    if (!row) throw new NotFound(NOT_FOUND.organization);
-    const members = await listUsers(database.db, id);
-    return {
-      organizations: keyed([toOrganization(row)]),
-      users: keyed(members.map((m) => toUserEntry(m.user, m.organizationName))),
-    };
-  });
+  // One id or a comma-separated list (spec §2); one out of reach refuses the list as it would alone.
+  r.get(
+    '/v2/organizations/:id',
+    { preHandler: requireRank('user'), schema: { params: idListParams } },
+    async (request) => {
+      const found = await eachOf(request.params.id, async (id) => {
+        mustReach(request.user, 'organization', id);
+        const row = await findOrganization(database.db, id);
+        if (!row) throw new NotFound(NOT_FOUND.organization);
+        return { row, members: await listUsers(database.db, id) };
+      });
+      return {
+        organizations: keyed(found.map(({ row }) => toOrganization(row))),
+        users: keyed(found.flatMap(({ members }) => members.map((m) => toUserEntry(m.user, m.organizationName)))),
+      };
+    },
+  );
 
   r.post(
     '/v2/organizations',

@@ -31,6 +31,16 @@ export async function hasAcceptedCurrentAgreement(db: Executor, userId: number):
   return row?.ok === true;
 }
 
+/** When the user accepted the agreement version `agreementId`; null if they have not. */
+export async function acceptedAt(db: Executor, userId: number, agreementId: number): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: agreementAcceptances.acceptedAt })
+    .from(agreementAcceptances)
+    .where(and(eq(agreementAcceptances.userId, userId), eq(agreementAcceptances.agreementId, agreementId)))
+    .limit(1);
+  return row?.at ?? null;
+}
+
 /** Records an acceptance; accepting the same version twice is harmless. */
 export async function recordAcceptance(db: Executor, userId: number, agreementId: number, ip: string): Promise<void> {
   await db.insert(agreementAcceptances).values({ userId, agreementId, ip }).onConflictDoNothing();

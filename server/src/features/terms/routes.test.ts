@@ -79,6 +79,34 @@ describe('the agreement gate (spec §4)', () => {
     expect(fresh.json().self.role).toBe('user');
   });
 
+  it('says when the user accepted the current version, and null before they have (issue 32 item 3)', async () => {
+    const { cookie } = await signer();
+    const before = (await call('GET', '/v2/terms', cookie)).json();
+    expect(before.ndaAcceptedAt).toBeNull();
+    const accepted = await call('POST', '/v2/terms/accept', cookie, { ndaId: before.ndaId });
+    const next = accepted.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const after = (await call('GET', '/v2/terms', next)).json();
+    expect(after.ndaId).toBe(before.ndaId);
+    expect(Date.parse(after.ndaAcceptedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(after.ndaAcceptedAt)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('lets a signer decline: signing out without accepting leaves no acceptance, and the gate stays', async () => {
+    const { user, cookie } = await signer();
+    const { ndaId } = (await call('GET', '/v2/terms', cookie)).json();
+    expect((await call('PUT', '/auth/logout', cookie)).statusCode).toBe(200);
+    expect((await call('POST', '/v2/terms/accept', cookie, { ndaId })).statusCode).toBe(401);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: CONSOLE_HEADERS,
+      payload: { email: user.email, password: 'Corr3ct-horse!' },
+    });
+    expect(again.json()).toEqual({ location: '/terms' });
+    const next = again.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    expect((await call('GET', '/v2/terms', next)).json().ndaAcceptedAt).toBeNull();
+  });
+
   it('lets a signer sign out', async () => {
     const { cookie } = await signer();
     const out = await call('PUT', '/auth/logout', cookie);

@@ -4,6 +4,7 @@
  * history, too small an average, or the rule turned off are left alone. Usage is written with the days it happened.
  */
 import { randomUUID } from 'node:crypto';
+import { formatDay } from '@tessera/common/dates';
 import { emptyMetrics } from '@tessera/common/usage';
 import { USAGE_ALERT_DEFAULTS } from '@tessera/common/usage-alerts';
 import pino from 'pino';
@@ -112,7 +113,7 @@ describe('the spike rule', () => {
       'Tessera usage alert: unusual number of requests today',
     ]);
     expect(mails[0]!.text).toContain(
-      `has made 31 requests on ${dayOf(TODAY)} (UTC), more than 3 times its daily average of 10`,
+      `has made 31 requests on ${formatDay(TODAY)} (UTC), more than 3 times its daily average of 10`,
     );
   });
 

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Alert } from '@tessera/common/alerts';
+import { formatMonth } from '@tessera/common/dates';
 import type { ServerMessage } from '@tessera/common/socket';
 import { emptyMetrics } from '@tessera/common/usage';
 import type { UsageAlertFiring } from '@tessera/common/usage-alerts';
@@ -92,7 +93,7 @@ describe('threshold alerts', () => {
     expect((half[1] as { notice: Alert }).notice).toEqual({
       type: 'warning',
       title: 'Usage alert: 50% of the monthly limit',
-      text: `${c.org.name} has spent $0.005 of its $0.01 monthly limit in ${new Date().toISOString().slice(0, 7)}.`,
+      text: `${c.org.name} has spent $0.005 of its $0.01 monthly limit in ${formatMonth(new Date().toISOString())}.`,
     });
     expect((half[1] as { usageAlertFired: UsageAlertFiring }).usageAlertFired).toMatchObject({
       organizationId: c.org.id,

@@ -4,15 +4,18 @@
  * the server (scope.ts). The query parameters are in query.ts. Each reply is one data
  * area of the console's store (usageSeries, usageTotals, usageCalls), so it never mixes with the keyed ones.
  */
+import type { User } from '@tessera/common/entities';
+import { hasRank } from '@tessera/common/roles';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import { requireRank } from '../../http/auth';
 import { BadRequest } from '../../http/errors';
+import { actsAcrossOrganizations } from '../console/access';
 import type { LookupCaller } from '../identities/caller';
 import { keyAuthenticator } from '../keys/authenticator';
 import type { KeyVerifier } from '../keys/verify';
-import { callsCsv, callsPage } from './calls';
+import { callsCsv, callsPage, type NameScope } from './calls';
 import { knowTimeZones, type ReportQuery, type ReportQueryInput, reportQuery, settle } from './query';
 import { seriesOf, totalsOf } from './report';
 import { keyScopeOf, scopeOf, type Who } from './scope';
@@ -45,14 +48,24 @@ export function registerUsageReportRoutes(
     knowTimeZones(zones.map((z) => z.name));
   });
 
-  async function prepare(request: FastifyRequest): Promise<{ query: ReportQuery; who: Who }> {
+  async function prepare(request: FastifyRequest): Promise<{ query: ReportQuery; who: Who; names: NameScope }> {
     const input = request.query as ReportQueryInput;
     const query = settle(input);
     if ('message' in query) throw new BadRequest(query.message, [query]);
     const asked = { userId: input.userId, organizationId: input.organizationId, keyId: input.keyId };
     const key = keys.get(request);
     const who = key ? await keyScopeOf(database, key, asked) : await scopeOf(database, request.user, asked);
-    return { query, who };
+    // Whose names the calls may carry: the console's rules for the session's user, or for the key's (issue 32).
+    const viewer = key
+      ? ({ id: key.userId, role: key.role, organizationId: key.organizationId } as User)
+      : request.user;
+    const names = {
+      across: actsAcrossOrganizations(viewer),
+      userId: viewer.id,
+      organizationId: viewer.organizationId,
+      admin: hasRank(viewer.role, 'admin'),
+    };
+    return { query, who, names };
   }
 
   const range = (query: ReportQuery) => ({ from: query.from.toISOString(), to: query.to.toISOString(), tz: query.tz });
@@ -69,14 +82,14 @@ export function registerUsageReportRoutes(
   });
 
   r.get('/v2/usage/calls', options, async (request) => {
-    const { query, who } = await prepare(request);
-    return { usageCalls: { ...range(query), ...(await callsPage(database, query, who)) } };
+    const { query, who, names } = await prepare(request);
+    return { usageCalls: { ...range(query), ...(await callsPage(database, query, who, names)) } };
   });
 
   r.get('/v2/usage/calls.csv', exportOptions, async (request, reply: FastifyReply) => {
-    const { query, who } = await prepare(request);
+    const { query, who, names } = await prepare(request);
     const name = `usage-${day(query.from)}-to-${day(query.to)}.csv`;
     reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`);
-    return reply.send(callsCsv(database, query, who));
+    return reply.send(callsCsv(database, query, who, names));
   });
 }

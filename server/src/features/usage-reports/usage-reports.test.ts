@@ -279,7 +279,10 @@ describe('usage calls', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="usage-2026-10-25-to-2026-11-20.csv"');
     const lines = res.body.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      ['at', 'userId', 'organizationId', 'keyId', 'method', 'path', 'status', ...CALL_METRICS, 'cost'].join(','),
+      [
+        ...['at', 'userId', 'organizationId', 'keyId', 'method', 'path', 'status', ...CALL_METRICS, 'cost'],
+        ...['userName', 'organizationName', 'keyName', 'call'],
+      ].join(','),
     );
     expect(lines.length - 1).toBe(seeded.filter((s) => inRange(s) && s.event.organizationId === orgA).length);
   });

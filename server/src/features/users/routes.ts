@@ -8,6 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import { requireRank } from '../../http/auth';
 import { AppError, BadRequest, Forbidden } from '../../http/errors';
+import { eachOf, idListParams } from '../../http/id-list';
 import { deleted, keyed } from '../../http/keyed';
 import { actsAcrossOrganizations } from '../console/access';
 import { dropUnusedImage, IMAGE_MESSAGES, storeImage } from '../images/store';
@@ -67,11 +68,12 @@ export function registerUserRoutes(
     },
   );
 
+  // One id or a comma-separated list (spec §2); one out of reach refuses the list as it would alone.
   r.get(
     `${RESOURCE_PATHS.users}/:id`,
-    { preHandler: requireRank('user'), schema: { params: idParams } },
+    { preHandler: requireRank('user'), schema: { params: idListParams } },
     async (request) => ({
-      users: keyed([await manage.get(request.user, request.params.id)]),
+      users: keyed(await eachOf(request.params.id, (id) => manage.get(request.user, id))),
     }),
   );
 

@@ -4,13 +4,17 @@
  * opened from the top bar's menu button.
  */
 import Drawer from '@mui/material/Drawer';
-import Toolbar from '@mui/material/Toolbar';
 import { DRAWER_RAIL_WIDTH_PX, DRAWER_WIDTH_PX } from '@tessera/common/constants';
 import type { Role } from '@tessera/common/roles';
 import { useCallback, useState } from 'react';
 import type { DrawerMode } from '../../lib/drawer-mode';
+import { TOP_BAR_HEIGHT_VAR } from '../theme';
 import { drawerOffset } from './drawer-offset';
 import { NavMenu } from './nav-menu';
+import { TopBarSpacer } from './top-bar';
+
+/** The drawer scrolls under the fixed top bar: a link focused by Tab scrolls clear of it (WCAG 2.4.11). */
+const CLEAR_OF_TOP_BAR = `var(${TOP_BAR_HEIGHT_VAR}, 64px)`;
 
 interface Props {
   mode: DrawerMode;
@@ -44,9 +48,9 @@ export default function NavDrawer({ mode, role, open, onClose }: Props) {
         variant="temporary"
         open={open}
         onClose={onClose}
-        slotProps={{ paper: { ...paperData, sx: { width: DRAWER_WIDTH_PX } } }}
+        slotProps={{ paper: { ...paperData, sx: { width: DRAWER_WIDTH_PX, scrollPaddingTop: CLEAR_OF_TOP_BAR } } }}
       >
-        <Toolbar />
+        <TopBarSpacer />
         <NavMenu role={role} compact={false} onNavigate={onClose} />
       </Drawer>
     );
@@ -81,11 +85,12 @@ export default function NavDrawer({ mode, role, open, onClose }: Props) {
             boxSizing: 'border-box',
             transition: (theme) => theme.transitions.create('width', { duration: theme.transitions.duration.shorter }),
             boxShadow: rail && expanded ? 8 : 0,
+            scrollPaddingTop: CLEAR_OF_TOP_BAR,
           },
         },
       }}
     >
-      <Toolbar />
+      <TopBarSpacer />
       <NavMenu role={role} compact={rail && !expanded} flyouts={rail} onFlyoutChange={onFlyoutChange} />
     </Drawer>
   );

@@ -3,7 +3,6 @@
  * area and spinner. It starts each navigation and keeps the socket following the signed-in user.
  */
 import Box from '@mui/material/Box';
-import Toolbar from '@mui/material/Toolbar';
 import { hasRank } from '@tessera/common/roles';
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
@@ -13,7 +12,7 @@ import { beginNavigation } from '../navigation';
 import { AlertStack } from './alert-stack';
 import { drawerOffset } from './drawer-offset';
 import { PageSpinner } from './page-spinner';
-import { TopBar } from './top-bar';
+import { TopBar, TopBarSpacer } from './top-bar';
 import { useDrawerMode } from './use-drawer-mode';
 
 // Signed-in and on-demand parts load separately, keeping them out of the sign-in page's first download.
@@ -59,7 +58,7 @@ export function Shell() {
         </Suspense>
       )}
       <Box component="main" sx={{ flex: 1, minWidth: 0, p: { xs: 2, sm: 3 } }}>
-        <Toolbar />
+        <TopBarSpacer />
         <AlertStack />
         <Outlet />
       </Box>

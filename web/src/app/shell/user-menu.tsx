@@ -7,25 +7,17 @@ import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Popover from '@mui/material/Popover';
 import Typography from '@mui/material/Typography';
-import { AUTH_PATHS } from '@tessera/common/auth-paths';
 import { ROLE_LABEL } from '@tessera/common/roles';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { api } from '../../lib/api';
-import { navigate } from '../../lib/navigator';
-import { logout, refreshUser } from '../../lib/session';
+import { logout } from '../../lib/session';
 import { useStore } from '../../lib/store';
+import { stopImpersonating } from './impersonation';
 
 export function initials(name: string, email: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
   if (words.length >= 2) return `${words[0]?.[0]}${words[words.length - 1]?.[0]}`.toUpperCase();
   return (words[0] ?? email).slice(0, 1).toUpperCase() || '?';
-}
-
-async function stopImpersonating(): Promise<void> {
-  await api.put(AUTH_PATHS.stopImpersonating);
-  refreshUser();
-  navigate('/');
 }
 
 /** Read by screen readers, not shown. */

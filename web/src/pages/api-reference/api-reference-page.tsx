@@ -2,7 +2,8 @@
  * API Reference (/api, public; issue 17): the OpenAPI document this server publishes at /v2/openapi.json, rendered
  * by RapiDoc (decision 0030), loaded only on this page. It follows the console's theme with colours that meet WCAG
  * 2.1 AA and loads no fonts or anything else from another host. Its "Try" is off: RapiDoc's request forms have no
- * labels (WCAG 1.3.1, 4.1.2), and calls are tried in the playground, on this server only.
+ * labels (WCAG 1.3.1, 4.1.2), and calls are tried in the playground, on this server only. The page reads the
+ * document itself and hands RapiDoc a copy with its examples where RapiDoc can read them (renderer-examples.ts).
  */
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -10,10 +11,15 @@ import Link from '@mui/material/Link';
 import { rgbToHex, useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { textShade } from '../../app/theme';
+import { request } from '../../lib/api';
+import { useLoads } from '../../lib/use-fetch';
+import { LoadError, showsLoadError } from '../load-error';
 import { PageHeading } from '../page-heading';
+import type { RapiDocElement } from './rapi-doc';
+import { forRapiDoc } from './renderer-examples';
 
 export const OPENAPI_PATH = '/v2/openapi.json';
 
@@ -53,16 +59,23 @@ const hex = (color: string) => (color.startsWith('#') ? color : rgbToHex(color))
 export default function ApiReferencePage() {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
-  const [ready, setReady] = useState(false);
+  const [spec, setSpec] = useState<unknown>(null);
+  const { track, ...loads } = useLoads();
+  const load = useCallback(() => {
+    // RapiDoc's code and the document, together: the element renders once both are here.
+    track(Promise.all([import('rapidoc'), request('GET', OPENAPI_PATH, { merge: false })])).then(
+      ([, doc]) => setSpec(forRapiDoc(doc)),
+      () => {
+        // Shown in place of the reference, with a Retry.
+      },
+    );
+  }, [track]);
+  useEffect(load, [load]);
+  const element = useRef<RapiDocElement>(null);
   useEffect(() => {
-    let live = true;
-    void import('rapidoc').then(() => {
-      if (live) setReady(true);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+    if (spec !== null) void element.current?.loadSpec?.(spec);
+  }, [spec]);
+  const ready = spec !== null;
   const dark = theme.palette.mode === 'dark';
   // RapiDoc reads colours as #rrggbb only: opaque, in hex.
   const primary = hex(textShade(theme, 'primary'));
@@ -85,7 +98,10 @@ export default function ApiReferencePage() {
         </Link>
         .
       </Typography>
-      {!ready && <CircularProgress aria-label="Loading the API reference" />}
+      {showsLoadError(loads) && (
+        <LoadError what="the API reference" error={loads.error} retrying={loads.status === 'loading'} onRetry={load} />
+      )}
+      {!ready && !showsLoadError(loads) && <CircularProgress aria-label="Loading the API reference" />}
       {ready && (
         <Box
           data-testid="api-reference"
@@ -99,8 +115,8 @@ export default function ApiReferencePage() {
           }}
         >
           <rapi-doc
+            ref={element}
             style={{ width: '100%', height: '100%', ...RAPIDOC_COLOURS[dark ? 'dark' : 'light'] }}
-            spec-url={OPENAPI_PATH}
             theme={dark ? 'dark' : 'light'}
             bg-color={dark ? '#121212' : '#ffffff'}
             text-color={text}

@@ -16,12 +16,15 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { TABLE_PAGE_SIZES } from '@tessera/common/constants';
+import { formatMonth } from '@tessera/common/dates';
 import { INVOICE_STATUSES, type Invoice, type InvoiceAction, MONTH_PATTERN } from '@tessera/common/invoices';
+import { formatMoney } from '@tessera/common/money';
 import { useCallback, useEffect, useState } from 'react';
 import { request } from '../../lib/api';
-import { dollarsText, INVOICE_STATUS_LABELS, InvoiceTable } from '../../lib/invoice-table';
+import { INVOICE_STATUS_LABELS, InvoiceTable } from '../../lib/invoice-table';
 import { useStore } from '../../lib/store';
-import { useFetch } from '../../lib/use-fetch';
+import { useFetch, useLoads } from '../../lib/use-fetch';
+import { LoadError, showsLoadError } from '../load-error';
 import { PageHeading } from '../page-heading';
 
 interface Listing {
@@ -49,13 +52,16 @@ export default function BillingPage() {
     (useStore((s) => s.areas.organizations) ?? {}) as Record<string, { id: number; name: string }>,
   ).sort((a, b) => a.name.localeCompare(b.name));
 
+  // A failed listing shows its error and a Retry in place of the tables; its alert goes when a load succeeds.
+  const { track, ...loads } = useLoads();
   const load = useCallback(async () => {
     const query: Record<string, string | number> = { limit: pageSize, offset: page * pageSize };
     if (MONTH_PATTERN.test(month)) query.month = month;
     if (organizationId) query.organizationId = Number(organizationId);
     if (status) query.status = status;
-    setListing(await request<Listing>('GET', '/v2/invoices', { query, merge: false }));
-  }, [month, organizationId, status, page, pageSize]);
+    setListing(await track(request<Listing>('GET', '/v2/invoices', { query, merge: false })));
+  }, [month, organizationId, status, page, pageSize, track]);
+  const failed = showsLoadError(loads);
   useEffect(() => {
     load().catch(() => {
       // The alert shows the error.
@@ -71,7 +77,8 @@ export default function BillingPage() {
       body: { month: closeMonth },
       merge: false,
     }).catch(() => null);
-    if (res) setClosed(`${res.issued} ${res.issued === 1 ? 'invoice' : 'invoices'} issued for ${closeMonth}.`);
+    if (res)
+      setClosed(`${res.issued} ${res.issued === 1 ? 'invoice' : 'invoices'} issued for ${formatMonth(closeMonth)}.`);
     await load().catch(() => null);
   };
 
@@ -127,50 +134,68 @@ export default function BillingPage() {
           ))}
         </TextField>
       </Box>
-      <Typography variant="h5" component="h2" sx={{ mb: 1 }}>
-        Totals per month
-      </Typography>
-      <Paper variant="outlined" sx={{ mb: 3 }}>
-        <Table size="small" aria-label="Totals per month">
-          <TableHead>
-            <TableRow>
-              <TableCell>Month</TableCell>
-              <TableCell align="right">Invoices</TableCell>
-              <TableCell align="right">Total</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {(listing?.months ?? []).map((m) => (
-              <TableRow key={m.month} data-testid="month-total">
-                <TableCell>{m.month}</TableCell>
-                <TableCell align="right">{m.invoices}</TableCell>
-                <TableCell align="right">{dollarsText(m.total)}</TableCell>
-              </TableRow>
-            ))}
-            {listing && listing.months.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={3}>No totals.</TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </Paper>
-      <Typography variant="h5" component="h2" sx={{ mb: 1 }}>
-        Invoices
-      </Typography>
-      <InvoiceTable label="Invoices" invoices={listing?.invoices ?? []} onAction={(i, a) => void act(i, a)} />
-      <TablePagination
-        component="div"
-        count={listing?.total ?? 0}
-        page={page}
-        rowsPerPage={pageSize}
-        rowsPerPageOptions={[...TABLE_PAGE_SIZES]}
-        onPageChange={(_, next) => setPage(next)}
-        onRowsPerPageChange={(e) => {
-          setPageSize(Number(e.target.value));
-          setPage(0);
-        }}
-      />
+      {failed && (
+        <LoadError
+          what="the invoices"
+          error={loads.error}
+          retrying={loads.status === 'loading'}
+          onRetry={() => void load().catch(() => null)}
+          sx={{ mb: 2 }}
+        />
+      )}
+      {!failed && (
+        <>
+          <Typography variant="h5" component="h2" sx={{ mb: 1 }}>
+            Totals per month
+          </Typography>
+          <Paper variant="outlined" sx={{ mb: 3 }}>
+            <Table size="small" aria-label="Totals per month">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Month</TableCell>
+                  <TableCell align="right">Invoices</TableCell>
+                  <TableCell align="right">Total</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {(listing?.months ?? []).map((m) => (
+                  <TableRow key={m.month} data-testid="month-total">
+                    <TableCell>{formatMonth(m.month)}</TableCell>
+                    <TableCell align="right">{m.invoices}</TableCell>
+                    <TableCell align="right">{formatMoney(m.total)}</TableCell>
+                  </TableRow>
+                ))}
+                {listing && listing.months.length === 0 && (
+                  <TableRow>
+                    <TableCell colSpan={3}>No totals.</TableCell>
+                  </TableRow>
+                )}
+              </TableBody>
+            </Table>
+          </Paper>
+          <Typography variant="h5" component="h2" sx={{ mb: 1 }}>
+            Invoices
+          </Typography>
+          <InvoiceTable
+            label="Invoices"
+            showOrganization
+            invoices={listing?.invoices ?? []}
+            onAction={(i, a) => void act(i, a)}
+          />
+          <TablePagination
+            component="div"
+            count={listing?.total ?? 0}
+            page={page}
+            rowsPerPage={pageSize}
+            rowsPerPageOptions={[...TABLE_PAGE_SIZES]}
+            onPageChange={(_, next) => setPage(next)}
+            onRowsPerPageChange={(e) => {
+              setPageSize(Number(e.target.value));
+              setPage(0);
+            }}
+          />
+        </>
+      )}
       <Typography variant="h5" component="h2" sx={{ mt: 3, mb: 1 }}>
         Close a month
       </Typography>

@@ -9,13 +9,14 @@ import { CLUSTERS_CHANNEL, type ClusterNode } from '@tessera/common/clusters';
 import { useEffect, useMemo } from 'react';
 import { socket } from '../../lib/socket';
 import { useStore } from '../../lib/store';
-import { useFetch } from '../../lib/use-fetch';
+import { useFetchState } from '../../lib/use-fetch';
+import { LoadError, showsLoadError } from '../load-error';
 import { PageHeading } from '../page-heading';
 import { NodeCard } from './node-card';
 
 export default function ClustersPage() {
   useEffect(() => socket.watch(CLUSTERS_CHANNEL), []);
-  const loaded = useFetch('/v2/clusters');
+  const load = useFetchState('/v2/clusters');
   const stored = useStore((s) => s.areas.clusters) as Record<string, ClusterNode> | undefined;
   const nodes = useMemo(() => Object.values(stored ?? {}), [stored]);
 
@@ -26,7 +27,16 @@ export default function ClustersPage() {
         The main database and the nodes named in the CLUSTERS setting, refreshed every few seconds while this page is
         open.
       </Typography>
-      {!loaded && nodes.length === 0 && <Typography>Reading the clusters…</Typography>}
+      {load.status === 'loading' && !load.error && nodes.length === 0 && <Typography>Reading the clusters…</Typography>}
+      {showsLoadError(load) && (
+        <LoadError
+          what="the clusters"
+          error={load.error}
+          retrying={load.status === 'loading'}
+          onRetry={load.retry}
+          sx={{ mb: 2 }}
+        />
+      )}
       <Grid container spacing={2}>
         {nodes.map((node) => (
           <Grid key={node.id} size={{ xs: 12, lg: 6 }}>

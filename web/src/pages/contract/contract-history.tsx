@@ -13,9 +13,9 @@ import {
   type ContractChange,
   type ContractStatus,
 } from '@tessera/common/contracts';
-import { formatDate } from '@tessera/common/dates';
+import { formatDate, formatDay } from '@tessera/common/dates';
 import { EmptyRow } from '../empty-row';
-import { dayOf, money } from './contract-values';
+import { money } from './contract-values';
 
 const ACTIONS = { created: 'Created', updated: 'Changed', deleted: 'Deleted' } as const;
 const MONEY = new Set(['pricePerRequest', 'pricePerIdentity', 'monthlyLimit']);
@@ -24,7 +24,7 @@ const MONEY = new Set(['pricePerRequest', 'pricePerIdentity', 'monthlyLimit']);
 export function shown(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return 'none';
   if (MONEY.has(field) && typeof value === 'number') return money(value);
-  if ((field === 'startsAt' || field === 'endsAt') && typeof value === 'string') return dayOf(value);
+  if ((field === 'startsAt' || field === 'endsAt') && typeof value === 'string') return formatDay(value);
   if (field === 'status') return CONTRACT_STATUS_LABELS[value as ContractStatus] ?? String(value);
   if (field === 'rateLimit' && typeof value === 'number') return `${value.toLocaleString('en-US')} a minute`;
   if (field === 'groupPrices' && typeof value === 'object') {

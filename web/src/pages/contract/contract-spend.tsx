@@ -5,7 +5,9 @@
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { type ContractSpend, dollarsOf, microsOf } from '@tessera/common/contracts';
+import { type ContractSpend, microsOf } from '@tessera/common/contracts';
+import { formatMonth } from '@tessera/common/dates';
+import { formatMoney } from '@tessera/common/money';
 
 /** Whole percent of the limit spent, rounded down (so 100% means the limit is reached). */
 export function shareOf(spend: ContractSpend): number | null {
@@ -16,9 +18,10 @@ export function shareOf(spend: ContractSpend): number | null {
 }
 
 export function spendText(spend: ContractSpend): string {
-  const spent = dollarsOf(microsOf(spend.spent));
-  if (spend.monthlyLimit === null) return `${spent} spent in ${spend.month} (UTC); this contract has no monthly limit.`;
-  return `${spent} of ${dollarsOf(microsOf(spend.monthlyLimit))} spent in ${spend.month} (UTC): ${shareOf(spend)}%.`;
+  const spent = formatMoney(spend.spent);
+  const month = formatMonth(spend.month);
+  if (spend.monthlyLimit === null) return `${spent} spent in ${month} (UTC); this contract has no monthly limit.`;
+  return `${spent} of ${formatMoney(spend.monthlyLimit)} spent in ${month} (UTC): ${shareOf(spend)}%.`;
 }
 
 export function ContractSpendBar({ spend }: { spend: ContractSpend }) {

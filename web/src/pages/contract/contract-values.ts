@@ -2,14 +2,8 @@
  * The contract form's values (every one a string, as the form kit holds them) to and from a contract, and how
  * amounts are shown. Amounts stay decimal text end to end; the server checks them with the same rules.
  */
-import {
-  CONTRACT_MESSAGES,
-  type Contract,
-  type ContractStatus,
-  dollarsOf,
-  microsOf,
-  PRICE_GROUPS,
-} from '@tessera/common/contracts';
+import { CONTRACT_MESSAGES, type Contract, type ContractStatus, PRICE_GROUPS } from '@tessera/common/contracts';
+import { formatMoney } from '@tessera/common/money';
 import { isDate } from '@tessera/common/validation';
 
 export type ContractValues = Record<string, string>;
@@ -17,10 +11,10 @@ export type ContractValues = Record<string, string>;
 /** A JSON number of at most six decimals as the decimal text it was written as. */
 export const decimalText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(6).replace(/0+$/, ''));
 
-/** '$0.000123', '$1,000.50': exact, at least two places. */
-export const money = (n: number) => dollarsOf(microsOf(decimalText(n)), true);
+/** '$0.000123', '$1,000.50': the one money format (common/money.ts). */
+export const money = (n: number) => formatMoney(decimalText(n));
 
-/** A day (YYYY-MM-DD) of an ISO time, UTC, the zone contracts start and end in. */
+/** A day (YYYY-MM-DD) of an ISO time, UTC, the zone contracts start and end in: the form's value, not for display. */
 export const dayOf = (iso: string) => iso.slice(0, 10);
 const midnight = (day: string) => `${day}T00:00:00Z`;
 

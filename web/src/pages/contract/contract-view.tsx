@@ -18,6 +18,7 @@ import {
   type ContractSpend,
   contractInForce,
 } from '@tessera/common/contracts';
+import { formatDay } from '@tessera/common/dates';
 import { type Organization, RESOURCE_PATHS } from '@tessera/common/resources';
 import { hasRank } from '@tessera/common/roles';
 import { useEffect, useMemo, useRef } from 'react';
@@ -32,7 +33,6 @@ import { DetailList } from '../detail-list';
 import { PageHeading } from '../page-heading';
 import { ContractHistory, shown } from './contract-history';
 import { ContractSpendBar } from './contract-spend';
-import { dayOf } from './contract-values';
 
 type Areas = {
   contracts?: Record<string, Contract>;
@@ -120,7 +120,7 @@ export function ContractView({ id, deleting = false }: { id: number; deleting?: 
               {inForce?.id === id && <Chip size="small" color="success" label="In force" data-testid="in-force" />}
             </Stack>,
           ],
-          ['Term', `${dayOf(contract.startsAt)} to ${dayOf(contract.endsAt)} (UTC)`],
+          ['Term', `${formatDay(contract.startsAt)} to ${formatDay(contract.endsAt)} (UTC)`],
           ['Price per request', shown('pricePerRequest', contract.pricePerRequest)],
           ['Price per identity returned', shown('pricePerIdentity', contract.pricePerIdentity)],
           ['Prices per record group', groups ? shown('groupPrices', contract.groupPrices) : 'None'],

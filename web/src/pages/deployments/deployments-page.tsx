@@ -17,8 +17,8 @@ import { DEPLOYMENTS_CHANNEL } from '@tessera/common/deployments';
 import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { socket } from '../../lib/socket';
-import { useFetch } from '../../lib/use-fetch';
-import { EmptyRow } from '../empty-row';
+import { useFetchState } from '../../lib/use-fetch';
+import { ListStatusRow } from '../empty-row';
 import { PageHeading } from '../page-heading';
 import { usePaging } from '../table-pager';
 import { DEPLOYMENTS_PATH, useDeployments } from './deployment-api';
@@ -27,7 +27,7 @@ import { StatusChip } from './status-chip';
 export default function DeploymentsPage() {
   const deployments = useDeployments();
   const { visible, pager } = usePaging(deployments);
-  const loaded = useFetch(DEPLOYMENTS_PATH);
+  const list = useFetchState(DEPLOYMENTS_PATH);
   useEffect(() => socket.watch(DEPLOYMENTS_CHANNEL), []);
 
   return (
@@ -87,7 +87,9 @@ export default function DeploymentsPage() {
                 </TableCell>
               </TableRow>
             ))}
-            {loaded && deployments.length === 0 && <EmptyRow columns={8}>No deployments yet.</EmptyRow>}
+            <ListStatusRow columns={8} state={list} empty={deployments.length === 0} what="the deployments">
+              No deployments yet.
+            </ListStatusRow>
           </TableBody>
         </Table>
         {pager}

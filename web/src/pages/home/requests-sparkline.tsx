@@ -8,13 +8,11 @@ import Paper from '@mui/material/Paper';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { SparkLineChart } from '@mui/x-charts/SparkLineChart';
-import { formatDate } from '@tessera/common/dates';
+import { DAY_FORMAT as DAY, formatDate } from '@tessera/common/dates';
 import type { UsagePoint } from '@tessera/common/usage';
 import { Link as RouterLink } from 'react-router';
 import { formatMetric } from '../../lib/usage-format';
 import { SPARK_DAYS, seriesSummary } from './home-data';
-
-const DAY = 'M/D/YY';
 
 /** The sparkline in words: the total, and the busiest day when there was one. */
 export function sparklineText(points: UsagePoint[]): string {

@@ -13,6 +13,7 @@ import { useStore } from '../../lib/store';
 import { useFetch } from '../../lib/use-fetch';
 import { confirmInDialog } from '../confirm-dialog';
 import { PageHeading } from '../page-heading';
+import { ResourceList } from '../resource-list';
 import { KEYS_PATH, revokeKeys } from './key-api';
 import { KeyEditor } from './key-editor';
 import { KeyView } from './key-view';
@@ -72,6 +73,22 @@ export default function KeyPage({ params }: PageProps) {
     case 'delete':
       return <RevokeKeys ids={resource.ids} />;
     default:
+      if (resource.ids.length > 1) {
+        return (
+          <ResourceList<KeyEntry>
+            plural="API Keys"
+            area="keys"
+            ids={resource.ids}
+            path={KEYS_PATH}
+            href={(k) => `/keys/${k.id}`}
+            name={(k) => k.name}
+            columns={[
+              { label: 'Key id', value: (k) => k.id },
+              { label: 'Secret ends', value: (k) => `…${k.lastFour}` },
+            ]}
+          />
+        );
+      }
       return id ? <KeyView key={id} id={id} /> : <Navigate to="/error/404" replace />;
   }
 }

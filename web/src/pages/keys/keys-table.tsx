@@ -23,8 +23,8 @@ import type { UserEntry } from '@tessera/common/resources';
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useStore } from '../../lib/store';
-import { useFetch } from '../../lib/use-fetch';
-import { EmptyRow } from '../empty-row';
+import { useFetchState } from '../../lib/use-fetch';
+import { ListStatusRow } from '../empty-row';
 import { usePaging } from '../table-pager';
 import { KEYS_PATH } from './key-api';
 
@@ -96,7 +96,7 @@ export function KeysSection({
   /** Whether the New Key button shows: keys are made for oneself. */
   mayAdd: boolean;
 }) {
-  useFetch(KEYS_PATH);
+  const list = useFetchState(KEYS_PATH);
   const keys = useKeys({ userId, organizationId });
   const users = useStore((s) => s.areas.users) as Record<string, UserEntry> | undefined;
   const { visible, pager } = usePaging(keys);
@@ -182,7 +182,9 @@ export function KeysSection({
                 </TableCell>
               </TableRow>
             ))}
-            {keys.length === 0 && <EmptyRow columns={columns}>No keys.</EmptyRow>}
+            <ListStatusRow columns={columns} state={list} empty={keys.length === 0} what="the keys">
+              No keys.
+            </ListStatusRow>
           </TableBody>
         </Table>
         {pager}

@@ -15,7 +15,9 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { CONTRACT_STATUS_LABELS, type Contract, contractInForce, dollarsOf, microsOf } from '@tessera/common/contracts';
+import { CONTRACT_STATUS_LABELS, type Contract, contractInForce } from '@tessera/common/contracts';
+import { formatDay } from '@tessera/common/dates';
+import { formatMoney } from '@tessera/common/money';
 import { hasRank } from '@tessera/common/roles';
 import { useMemo } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -23,8 +25,7 @@ import { useStore } from '../../lib/store';
 import { useFetch } from '../../lib/use-fetch';
 import { EmptyRow } from '../empty-row';
 
-const day = (iso: string) => iso.slice(0, 10);
-const limitText = (n: number | null) => (n === null ? 'No limit' : dollarsOf(microsOf(n.toFixed(2))));
+const limitText = (n: number | null) => (n === null ? 'No limit' : formatMoney(n));
 
 export function OrganizationContracts({ organizationId }: { organizationId: number }) {
   const role = useStore((s) => s.self.role);
@@ -69,7 +70,7 @@ export function OrganizationContracts({ organizationId }: { organizationId: numb
                   </Link>
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {day(c.startsAt)} to {day(c.endsAt)}
+                  {formatDay(c.startsAt)} to {formatDay(c.endsAt)}
                 </TableCell>
                 <TableCell>
                   {CONTRACT_STATUS_LABELS[c.status]}

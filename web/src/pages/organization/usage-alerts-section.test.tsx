@@ -49,7 +49,7 @@ describe('usage alerts section', () => {
     expect(field('Alert at shares of the monthly limit').checked).toBe(true);
     const row = within(section).getByTestId('usage-alert-row');
     expect(row.textContent).toContain('80% of the monthly limit');
-    expect(row.textContent).toContain('Acme has spent $800.00 of its $1,000.00 monthly limit in 2026-11.');
+    expect(row.textContent).toContain('Acme has spent $800.00 of its $1,000.00 monthly limit in November 2026.');
 
     network.on(`PUT ${PATH}`, (call) => ({
       body: {

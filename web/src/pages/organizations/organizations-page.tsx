@@ -22,8 +22,8 @@ import { canEditOrganization, canManageOrganizations } from '@tessera/common/rol
 import { Link as RouterLink } from 'react-router';
 import { byName, useCollection } from '../../lib/collections';
 import { useStore } from '../../lib/store';
-import { useFetch } from '../../lib/use-fetch';
-import { EmptyRow } from '../empty-row';
+import { useFetchState } from '../../lib/use-fetch';
+import { ListStatusRow } from '../empty-row';
 import { askToDeleteOrganization } from '../organization/delete-organization';
 import { PageHeading } from '../page-heading';
 import { usePaging } from '../table-pager';
@@ -36,7 +36,7 @@ export default function OrganizationsPage() {
   const rows = manage ? all : all.filter((o) => o.id === self.organizationId);
   const { visible, pager } = usePaging(rows);
 
-  const loaded = useFetch(RESOURCE_PATHS.organizations);
+  const list = useFetchState(RESOURCE_PATHS.organizations);
 
   return (
     <>
@@ -90,7 +90,9 @@ export default function OrganizationsPage() {
                 </TableCell>
               </TableRow>
             ))}
-            {loaded && rows.length === 0 && <EmptyRow columns={4}>No organizations.</EmptyRow>}
+            <ListStatusRow columns={4} state={list} empty={rows.length === 0} what="the organizations">
+              No organizations.
+            </ListStatusRow>
           </TableBody>
         </Table>
         {pager}

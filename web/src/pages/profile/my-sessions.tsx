@@ -17,7 +17,8 @@ import { api } from '../../lib/api';
 import { useCollection } from '../../lib/collections';
 import { logout } from '../../lib/session';
 import { useStore } from '../../lib/store';
-import { useFetch } from '../../lib/use-fetch';
+import { useFetchState } from '../../lib/use-fetch';
+import { LoadError, showsLoadError } from '../load-error';
 import { describeAgent } from './user-agent';
 
 /** This session first, then the most recently seen. */
@@ -66,7 +67,7 @@ export function MySessions() {
   const [busy, setBusy] = useState(false);
   const others = sessions.filter((s) => !s.current).length;
 
-  const loaded = useFetch(RESOURCE_PATHS.sessions, { mine: true });
+  const load = useFetchState(RESOURCE_PATHS.sessions, { mine: true });
 
   async function signOutOthers() {
     setBusy(true);
@@ -95,7 +96,12 @@ export function MySessions() {
           <SessionItem key={session.id} session={session} />
         ))}
       </List>
-      {loaded && sessions.length === 0 && <Typography color="text.secondary">No live sessions.</Typography>}
+      {showsLoadError(load) ? (
+        <LoadError what="your sessions" error={load.error} retrying={load.status === 'loading'} onRetry={load.retry} />
+      ) : (
+        load.status === 'loaded' &&
+        sessions.length === 0 && <Typography color="text.secondary">No live sessions.</Typography>
+      )}
     </Paper>
   );
 }

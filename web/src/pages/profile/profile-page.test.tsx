@@ -40,6 +40,9 @@ let urls: string[];
 
 beforeEach(() => {
   signIn({ ...user(7, 'user'), title: 'Analyst', organizationName: 'Acme' });
+  network.on('GET /auth/two-factor', {
+    body: { twoFactor: { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false } },
+  });
   network.on('GET /v2/sessions', {
     body: {
       sessions: keyed(

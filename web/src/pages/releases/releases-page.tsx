@@ -18,8 +18,8 @@ import { DEPLOYMENTS_CHANNEL } from '@tessera/common/deployments';
 import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { socket } from '../../lib/socket';
-import { useFetch } from '../../lib/use-fetch';
-import { EmptyRow } from '../empty-row';
+import { useFetchState } from '../../lib/use-fetch';
+import { ListStatusRow } from '../empty-row';
 import { PageHeading } from '../page-heading';
 import { usePaging } from '../table-pager';
 import { RELEASES_PATH, useReleases } from './release-api';
@@ -28,7 +28,7 @@ import { ReleaseStatusChip } from './status-chip';
 export default function ReleasesPage() {
   const releases = useReleases();
   const { visible, pager } = usePaging(releases);
-  const loaded = useFetch(RELEASES_PATH);
+  const list = useFetchState(RELEASES_PATH);
   useEffect(() => socket.watch(DEPLOYMENTS_CHANNEL), []);
 
   return (
@@ -68,7 +68,9 @@ export default function ReleasesPage() {
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(release.publishedAt)}</TableCell>
               </TableRow>
             ))}
-            {loaded && releases.length === 0 && <EmptyRow columns={6}>No releases yet.</EmptyRow>}
+            <ListStatusRow columns={6} state={list} empty={releases.length === 0} what="the releases">
+              No releases yet.
+            </ListStatusRow>
           </TableBody>
         </Table>
         {pager}

@@ -18,8 +18,8 @@ import { canEndSession } from '@tessera/common/roles';
 import { Link as RouterLink } from 'react-router';
 import { useCollection } from '../../lib/collections';
 import { useStore } from '../../lib/store';
-import { useFetch } from '../../lib/use-fetch';
-import { EmptyRow } from '../empty-row';
+import { useFetchState } from '../../lib/use-fetch';
+import { ListStatusRow } from '../empty-row';
 import { PageHeading } from '../page-heading';
 import { usePaging } from '../table-pager';
 import { RevokeButton } from './revoke-button';
@@ -31,7 +31,7 @@ export default function SessionsPage() {
   const self = useStore((s) => s.self);
   const { visible, pager } = usePaging(sessions);
 
-  const loaded = useFetch(RESOURCE_PATHS.sessions);
+  const list = useFetchState(RESOURCE_PATHS.sessions);
 
   return (
     <>
@@ -86,7 +86,9 @@ export default function SessionsPage() {
                 </TableCell>
               </TableRow>
             ))}
-            {loaded && sessions.length === 0 && <EmptyRow columns={6}>No live sessions.</EmptyRow>}
+            <ListStatusRow columns={6} state={list} empty={sessions.length === 0} what="the sessions">
+              No live sessions.
+            </ListStatusRow>
           </TableBody>
         </Table>
         {pager}

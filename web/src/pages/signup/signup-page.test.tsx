@@ -162,13 +162,18 @@ describe('sending the sign-up (spec §2, §4)', () => {
     expect(verify().disabled).toBe(false);
   });
 
-  it('offers the four providers as "Sign up with …"', () => {
+  it('offers the configured providers as "Sign up with …"', async () => {
+    network.on('GET /auth/providers', {
+      body: { providers: ['google', 'microsoft', 'github', 'linkedin'].map((id) => ({ id, name: id })) },
+    });
     renderPage(<SignupPage />, '/signup');
-    expect(screen.getAllByRole('link', { name: /^Sign up with / }).map((a) => a.textContent)).toEqual([
-      'Sign up with Google',
-      'Sign up with Microsoft',
-      'Sign up with GitHub',
-      'Sign up with LinkedIn',
-    ]);
+    await waitFor(() =>
+      expect(screen.getAllByRole('link', { name: /^Sign up with / }).map((a) => a.textContent)).toEqual([
+        'Sign up with Google',
+        'Sign up with Microsoft',
+        'Sign up with GitHub',
+        'Sign up with LinkedIn',
+      ]),
+    );
   });
 });

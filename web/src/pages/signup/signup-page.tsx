@@ -4,7 +4,6 @@
  */
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -75,7 +74,6 @@ export default function SignupPage() {
               </Button>
             </Stack>
           </FormContainer>
-          <Divider sx={{ my: 3 }}>or</Divider>
           <ProviderButtons verb="Sign up with" />
         </>
       )}

@@ -6,6 +6,7 @@ import type { SshCa, SshGrant, SshHostGroup, SshKey } from '@tessera/common/ssh'
 import { useCallback, useEffect, useState } from 'react';
 import { request } from '../../lib/api';
 import { mergeCollection } from '../../lib/store';
+import { useLoads } from '../../lib/use-fetch';
 
 type Keyed<T> = Record<string, T>;
 type Collection = Parameters<typeof mergeCollection>[0];
@@ -46,20 +47,32 @@ export function useSshData() {
     }));
   }, []);
 
+  // A failed read shows its error and a Retry in place of the sections, never their empty sentences (issue 32).
+  const { track, ...loads } = useLoads();
+  const [attempt, setAttempt] = useState(0);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is what Retry changes, to read again
   useEffect(() => {
     let live = true;
     const paths = ['/v2/ssh/keys', '/v2/ssh/groups', '/v2/ssh/grants', '/v2/ssh/ca'];
-    void Promise.allSettled(paths.map((p) => call('GET', p))).then((results) => {
-      if (!live) return;
-      for (const r of results) if (r.status === 'fulfilled') apply(r.value as Reply);
-      setData((d) => ({ ...d, loaded: true }));
+    const read = Promise.allSettled(paths.map((p) => call('GET', p))).then((results) => {
+      if (live) for (const r of results) if (r.status === 'fulfilled') apply(r.value as Reply);
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
     });
+    track(read)
+      .catch(() => {
+        // Shown in place of the sections, with a Retry.
+      })
+      .finally(() => {
+        if (live) setData((d) => ({ ...d, loaded: true }));
+      });
     return () => {
       live = false;
     };
-  }, [apply]);
+  }, [apply, track, attempt]);
 
-  return { data, apply };
+  return { data, apply, loads: { ...loads, retry } };
 }
 
 /** A group's token stays in the dialog that shows it once, never in the page's lists. */

@@ -5,6 +5,7 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useMemo } from 'react';
+import { LoadError, showsLoadError } from '../load-error';
 import { PageHeading } from '../page-heading';
 import { CaSection } from './ca-section';
 import { CertificateSection } from './certificate-section';
@@ -23,7 +24,14 @@ export default function SshPage() {
   return (
     <Box sx={{ maxWidth: 1200 }}>
       <PageHeading>SSH</PageHeading>
-      {!data.loaded ? (
+      {showsLoadError(ssh.loads) ? (
+        <LoadError
+          what="SSH access"
+          error={ssh.loads.error}
+          retrying={ssh.loads.status === 'loading'}
+          onRetry={ssh.loads.retry}
+        />
+      ) : !data.loaded ? (
         <CircularProgress aria-label="Loading SSH access" />
       ) : (
         <>

@@ -1,10 +1,11 @@
 /**
  * Templates (issue 15; spec §2 resource pattern): /templates/add[/{id}] makes one (from a copy of {id}),
- * /templates/{id} shows one, /templates/edit/{id} edits its draft, /templates/publish/{id} publishes it, and
+ * /templates/{id} shows one (/templates/{id},{id}… lists several), /templates/edit/{id} edits its draft, /templates/publish/{id} publishes it, and
  * /templates/delete/{id}[,{id}…] deletes one or several after one confirmation. Edit, publish and delete send
  * someone who may not edit the template to /error/403 (spec §6, mayEditTemplate).
  */
 import CircularProgress from '@mui/material/CircularProgress';
+import { formatDate } from '@tessera/common/dates';
 import { mayEditTemplate, type Template } from '@tessera/common/templates';
 import { useEffect, useRef } from 'react';
 import { Navigate } from 'react-router';
@@ -14,6 +15,7 @@ import { useStore } from '../../lib/store';
 import { useFetch } from '../../lib/use-fetch';
 import { confirmInDialog } from '../confirm-dialog';
 import { PageHeading } from '../page-heading';
+import { ResourceList } from '../resource-list';
 import { deleteTemplates, TEMPLATES_PATH } from './template-api';
 import { TemplateEditor } from './template-editor';
 import { TemplatePublish } from './template-publish';
@@ -64,6 +66,19 @@ export default function TemplatePage({ resource }: PageProps) {
   const [id] = resource.ids;
   if (resource.mode === 'create') return <TemplateEditor key={`add-${id ?? ''}`} from={id} />;
   if (resource.mode === 'delete') return <DeleteTemplates ids={resource.ids} />;
+  if (resource.mode === 'view' && resource.ids.length > 1) {
+    return (
+      <ResourceList<Template>
+        plural="Templates"
+        area="templates"
+        ids={resource.ids}
+        path={TEMPLATES_PATH}
+        href={(t) => `/templates/${t.id}`}
+        name={(t) => t.name}
+        columns={[{ label: 'Updated', value: (t) => formatDate(t.updatedAt) }]}
+      />
+    );
+  }
   if (id === undefined || resource.ids.length > 1) return <Navigate to="/error/404" replace />;
   switch (resource.mode) {
     case 'edit':

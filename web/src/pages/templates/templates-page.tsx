@@ -25,8 +25,8 @@ import { mayEditTemplate, type Template } from '@tessera/common/templates';
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useStore } from '../../lib/store';
-import { useFetch } from '../../lib/use-fetch';
-import { EmptyRow } from '../empty-row';
+import { useFetch, useFetchState } from '../../lib/use-fetch';
+import { ListStatusRow } from '../empty-row';
 import { PageHeading } from '../page-heading';
 import { usePaging } from '../table-pager';
 import { TEMPLATES_PATH } from './template-api';
@@ -40,7 +40,7 @@ export function filterByName(templates: Template[], filter: string): Template[] 
 
 export default function TemplatesPage() {
   const self = useStore((s) => s.self);
-  const loaded = useFetch(TEMPLATES_PATH);
+  const list = useFetchState(TEMPLATES_PATH);
   useFetch(RESOURCE_PATHS.users);
   useFetch(RESOURCE_PATHS.organizations);
   const all = useTemplates();
@@ -110,9 +110,9 @@ export default function TemplatesPage() {
                 </TableCell>
               </TableRow>
             ))}
-            {loaded && rows.length === 0 && (
-              <EmptyRow columns={7}>{filter.trim() ? 'No template has that in its name.' : 'No templates.'}</EmptyRow>
-            )}
+            <ListStatusRow columns={7} state={list} empty={rows.length === 0} what="the templates">
+              {filter.trim() ? 'No template has that in its name.' : 'No templates.'}
+            </ListStatusRow>
           </TableBody>
         </Table>
         {pager}

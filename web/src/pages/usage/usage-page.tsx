@@ -17,6 +17,8 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { api } from '../../lib/api';
 import { useSettings } from '../../lib/settings';
 import { useStore } from '../../lib/store';
+import { useLoads } from '../../lib/use-fetch';
+import { LoadError, showsLoadError } from '../load-error';
 import { PageHeading } from '../page-heading';
 import { CallsTable } from './calls-table';
 import { UsageChart } from './usage-chart';
@@ -71,32 +73,38 @@ export default function UsagePage() {
 
   const query = useCallback(() => reportQuery(state, self, new Date(), tz), [state, self, tz]);
   const cursor = cursors.at(-1);
+  // A failed load shows its error and a Retry in place of the chart or the calls (issue 32 item 6).
+  const { track, ...loads } = useLoads();
 
   const load = useCallback(async () => {
     const shared = query();
     try {
-      const [series, totals] = await Promise.all([
-        api.get<{ usageSeries: { points: UsagePoint[] } }>('/v2/usage/series', {
-          ...shared,
-          interval: state.interval,
-          metric: state.metric,
-        }),
-        api.get<{ usageTotals: { totals: UsageTotals } }>('/v2/usage/totals', shared),
-      ]);
+      const [series, totals] = await track(
+        Promise.all([
+          api.get<{ usageSeries: { points: UsagePoint[] } }>('/v2/usage/series', {
+            ...shared,
+            interval: state.interval,
+            metric: state.metric,
+          }),
+          api.get<{ usageTotals: { totals: UsageTotals } }>('/v2/usage/totals', shared),
+        ]),
+      );
       setReport({ points: series.usageSeries.points, totals: totals.usageTotals.totals });
       if (state.widget === 'calls') {
-        const calls = await api.get<{ usageCalls: CallsPage }>('/v2/usage/calls', {
-          ...shared,
-          sort: state.sort,
-          pageSize: state.pageSize,
-          ...(cursor ? { after: cursor } : {}),
-        });
+        const calls = await track(
+          api.get<{ usageCalls: CallsPage }>('/v2/usage/calls', {
+            ...shared,
+            sort: state.sort,
+            pageSize: state.pageSize,
+            ...(cursor ? { after: cursor } : {}),
+          }),
+        );
         setPage(calls.usageCalls);
       }
     } catch {
       // The API client has shown the error.
     }
-  }, [query, state.interval, state.metric, state.widget, state.sort, state.pageSize, cursor]);
+  }, [query, state.interval, state.metric, state.widget, state.sort, state.pageSize, cursor, track]);
 
   useEffect(() => {
     void load();
@@ -137,8 +145,17 @@ export default function UsagePage() {
           Export CSV
         </Button>
       </Stack>
-      {report && <UsageTotalsRow totals={report.totals} metric={state.metric} />}
-      {empty && (
+      {showsLoadError(loads) && (
+        <LoadError
+          what="the usage"
+          error={loads.error}
+          retrying={loads.status === 'loading'}
+          onRetry={() => void load()}
+          sx={{ mb: 2 }}
+        />
+      )}
+      {report && !showsLoadError(loads) && <UsageTotalsRow totals={report.totals} metric={state.metric} />}
+      {!showsLoadError(loads) && empty && (
         <Alert severity="info" sx={{ mb: 2 }} data-testid="usage-empty">
           No calls in this range yet. Make your first call from the{' '}
           <Link component={RouterLink} to="/playground">
@@ -147,10 +164,10 @@ export default function UsagePage() {
           {hasRank(self.role, 'user') ? ' with one of your API keys.' : '.'}
         </Alert>
       )}
-      {state.widget === 'chart' && report && (
+      {state.widget === 'chart' && report && !showsLoadError(loads) && (
         <UsageChart points={report.points} metric={state.metric} interval={state.interval} />
       )}
-      {state.widget === 'calls' && (
+      {state.widget === 'calls' && !showsLoadError(loads) && (
         <CallsTable
           calls={page?.calls ?? []}
           loaded={page !== null}

@@ -16,10 +16,12 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { formatDate } from '@tessera/common/dates';
 import { STEWARDSHIP_MESSAGES, type Suppression } from '@tessera/common/stewardship';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../../lib/api';
 import { useStore } from '../../../lib/store';
-import { EmptyRow } from '../../empty-row';
+import { useLoads } from '../../../lib/use-fetch';
+import { EmptyRow, ListStatusRow } from '../../empty-row';
+import { showsLoadError } from '../../load-error';
 import { usePaging } from '../../table-pager';
 import { LookupAudit } from './lookup-audit';
 import { SuppressionImport } from './suppression-import';
@@ -34,16 +36,23 @@ export function SuppressionsTab() {
   const [rows, setRows] = useState<Suppression[] | null>(null);
   const { visible, pager } = usePaging(rows ?? []);
 
-  const load = useCallback(async (v: string, key: 'value' | 'identityId' = 'value') => {
-    setRows(null);
-    const query = v === '' ? {} : { [key]: v };
-    try {
-      const reply = await api.get<{ suppressions: Record<string, Suppression> }>('/v2/suppressions', query);
-      setRows(Object.values(reply.suppressions).sort((a, b) => b.id - a.id));
-    } catch {
-      setRows([]);
-    }
-  }, []);
+  // A failed search shows its error and a Retry, never "No suppressions found." (issue 32 item 6).
+  const { track, ...loads } = useLoads();
+  const last = useRef<[string, 'value' | 'identityId']>(['', 'value']);
+  const load = useCallback(
+    async (v: string, key: 'value' | 'identityId' = 'value') => {
+      last.current = [v, key];
+      setRows(null);
+      const query = v === '' ? {} : { [key]: v };
+      try {
+        const reply = await track(api.get<{ suppressions: Record<string, Suppression> }>('/v2/suppressions', query));
+        setRows(Object.values(reply.suppressions).sort((a, b) => b.id - a.id));
+      } catch {
+        // Shown in the table, with a Retry.
+      }
+    },
+    [track],
+  );
 
   useEffect(() => {
     void load('');
@@ -118,8 +127,15 @@ export function SuppressionsTab() {
             </TableRow>
           </TableHead>
           <TableBody>
-            {rows === null && <EmptyRow columns={6}>Loading…</EmptyRow>}
-            {rows?.length === 0 && <EmptyRow columns={6}>No suppressions found.</EmptyRow>}
+            {rows === null && !showsLoadError(loads) && <EmptyRow columns={6}>Loading…</EmptyRow>}
+            <ListStatusRow
+              columns={6}
+              state={{ ...loads, retry: () => void load(...last.current) }}
+              empty={rows?.length === 0}
+              what="the suppressions"
+            >
+              No suppressions found.
+            </ListStatusRow>
             {visible.map((r) => (
               <TableRow key={r.id}>
                 <TableCell>{r.kind}</TableCell>
