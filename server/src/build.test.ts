@@ -89,7 +89,7 @@ describe('the compiled server', () => {
       const body = await preview.text();
       expect(preview.status, body).toBe(200);
       expect((JSON.parse(body) as { preview: { identities: unknown[] } }).preview.identities).toEqual([
-        { score: 1, matchedOn: ['id'], name: 'Ada Lovelace' },
+        { score: 100, matchedOn: ['id'], name: 'Ada Lovelace' },
       ]);
     } finally {
       server.proc.kill('SIGTERM');

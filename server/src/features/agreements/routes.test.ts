@@ -76,7 +76,7 @@ describe('POST /v2/terms/versions', () => {
     expect((await api.get('/v2/self', userCookie)).json().self.role).toBe('signer');
     expect((await api.get('/v2/version', userCookie)).statusCode).toBe(451);
     const terms = (await api.get('/v2/terms', userCookie)).json();
-    expect(terms).toEqual({ nda: body, ndaId: id });
+    expect(terms).toEqual({ nda: body, ndaId: id, ndaAcceptedAt: null });
     const accepted = await accept(userCookie);
     expect((await api.get('/v2/self', accepted)).json().self.role).toBe('user');
 

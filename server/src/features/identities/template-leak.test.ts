@@ -73,7 +73,8 @@ describe('a template failing on a real record', () => {
       expression: '$assert(false, $string($))',
       sample: { identityId: String(p.id) },
     });
-    await expectMeteredWithoutLeak(preview, p, '/byId');
+    // A preview of a real identity is metered under its own path, so usage tells it apart from a lookup (issue 32).
+    await expectMeteredWithoutLeak(preview, p, '/templates/preview');
   });
 
   it('answers the same words whichever branch failed, so a failure tells nothing of the record', async () => {
