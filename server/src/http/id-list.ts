@@ -23,20 +23,6 @@ export const idListParams = z.object({
   }),
 });
 
-/** `{id}` of API keys: one 16-letter-and-digit key id or a comma-separated list of them (decision 0062). */
-export function keyIdListParams(isKeyId: (value: string) => boolean, message: string) {
-  return z.object({
-    id: z.string().transform((value, ctx) => {
-      const ids = value.split(',');
-      if (ids.length > ID_LIST_MAX || !ids.every(isKeyId)) {
-        ctx.addIssue({ code: 'custom', message });
-        return z.NEVER;
-      }
-      return [...new Set(ids)];
-    }),
-  });
-}
-
 /** Reads each id in turn with the single GET's own reader (and its checks); the first refusal refuses the list. */
 export async function eachOf<Id, T>(ids: Id[], read: (id: Id) => Promise<T>): Promise<T[]> {
   const out: T[] = [];

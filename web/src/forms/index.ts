@@ -23,6 +23,7 @@
  */
 export { CheckboxInput } from './checkbox-input';
 export { checkText, type FieldCheck, type FormValues, RULES, type RuleName } from './field-rules';
+export { FormActions } from './form-actions';
 export { FormContainer } from './form-container';
 export { useFormContext } from './form-context';
 export { PasswordChecklist } from './password-checklist';

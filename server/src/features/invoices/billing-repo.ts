@@ -2,6 +2,7 @@
 import type { BillingDetails, BillingParty } from '@tessera/common/billing';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 
 interface DetailsRow {
   organization_id: number;
@@ -18,8 +19,6 @@ interface DetailsRow {
 
 const COLUMNS = sql`organization_id, legal_name, street, city, state, zip, tax_id, email, tax_rate::text as tax_rate,
   updated_at`;
-
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 function detailsOf(r: DetailsRow): BillingDetails {
   return {

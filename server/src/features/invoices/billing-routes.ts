@@ -6,20 +6,19 @@
  */
 import { BILLING_MESSAGES, type BillingOverview } from '@tessera/common/billing';
 import { hasRank } from '@tessera/common/roles';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database, Executor } from '../../db/client';
 import { Forbidden, NotFound } from '../../http/errors';
 import { actorOf, audit } from '../audit/record';
+import { findOrganization } from '../organizations/repo';
 import { billingOrganization, requireBilling } from './access';
 import { findBillingDetails, saveBillingDetails } from './billing-repo';
 import { billingBody, billingParams } from './schemas';
 import type { Seller } from './seller';
 
 async function overview(db: Executor, organizationId: number, seller: Seller): Promise<BillingOverview> {
-  const found = await db.execute(sql`select 1 from organizations where id = ${organizationId} and deleted_at is null`);
-  if ((found as unknown as { rows: unknown[] }).rows.length === 0) throw new NotFound(BILLING_MESSAGES.notFound);
+  if (!(await findOrganization(db, organizationId))) throw new NotFound(BILLING_MESSAGES.notFound);
   const details = await findBillingDetails(db, organizationId);
   return {
     id: organizationId,

@@ -7,6 +7,7 @@ import { PRICE_GROUPS } from '@tessera/common/contracts';
 import { metricColumn } from '@tessera/common/usage';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 
 export interface LineRow {
   organization_id: number;
@@ -75,5 +76,5 @@ export async function monthLines(
       cross join lateral (values ${prices}) as v(n, price, unit_price, quantity)
     where v.unit_price is not null
     order by s.organization_id, s.period_start, s.contract_id, v.n`);
-  return (result as unknown as { rows: LineRow[] }).rows;
+  return rowsOf<LineRow>(result);
 }

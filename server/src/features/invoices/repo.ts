@@ -9,6 +9,7 @@ import type { Invoice, InvoiceLine, InvoiceStatus } from '@tessera/common/invoic
 import { CURRENCY } from '@tessera/common/money';
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { invoiceLines, invoices } from '../../db/schema';
 import { buyersToBill, findBillingDetails, partyOf } from './billing-repo';
 import { type LineRow, monthLines } from './lines';
@@ -43,11 +44,9 @@ export async function closeMonth(
 async function issueMonth(tx: Executor, month: string, terms: IssueTerms): Promise<number[]> {
   await tx.execute(sql`insert into invoice_counter (id, last) values (1, 0) on conflict (id) do nothing`);
   const counter = await tx.execute(sql`select last from invoice_counter where id = 1 for update`);
-  let last = (counter as unknown as { rows: { last: number }[] }).rows[0]!.last;
+  let last = rowsOf<{ last: number }>(counter)[0]!.last;
   const done = await tx.execute(sql`select organization_id from invoices where month = ${month}`);
-  const billed = new Set(
-    (done as unknown as { rows: { organization_id: number }[] }).rows.map((r) => r.organization_id),
-  );
+  const billed = new Set(rowsOf<{ organization_id: number }>(done).map((r) => r.organization_id));
   const byOrganization = new Map<number, LineRow[]>();
   for (const line of await monthLines(tx, month, null, true)) {
     if (billed.has(line.organization_id)) continue;
@@ -122,8 +121,6 @@ interface HeadRow {
   voided_at: Date | string | null;
   buyer: BillingParty | null;
 }
-
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 function lineOf(l: {
   contract_id: number;

@@ -10,19 +10,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database, Executor } from '../../db/client';
 import { requireRank } from '../../http/auth';
 import { AppError, BadRequest, Conflict, NotFound } from '../../http/errors';
+import { idListParams } from '../../http/id-list';
 import { deleted, keyed } from '../../http/keyed';
 import type { Hub } from '../../socket/hub';
 import { type AuditAction, actorOf, audit } from '../audit/record';
 import { type Artifact, buildArtifact, removeArtifact, resolveCommit } from './artifact';
 import * as repo from './repo';
-import {
-  idListParams,
-  releaseBody,
-  releaseParams,
-  releasesDeletedReply,
-  releasesReply,
-  releaseUpdateBody,
-} from './schemas';
+import { releaseBody, releaseParams, releasesDeletedReply, releasesReply, releaseUpdateBody } from './schemas';
 
 export interface ReleaseDeps {
   database: Database;

@@ -6,7 +6,6 @@ import {
   RELEASE_STATUSES,
   type Release,
 } from '@tessera/common/deployments';
-import { parseIdList } from '@tessera/common/routes';
 import { text } from '@tessera/common/schemas/fields';
 import semver from 'semver';
 import { z } from 'zod';
@@ -29,18 +28,6 @@ export const releaseBody = z.object({ version, commit, notes: notes.default('') 
 export const releaseUpdateBody = z.object({ version, commit, notes }).partial().strict();
 
 export const releaseParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-
-/** `{id}`: one id or a comma-separated list (spec §2). */
-export const idListParams = z.object({
-  id: z.string().transform((value, ctx) => {
-    const ids = parseIdList(value);
-    if (!ids || ids.length > 100 || ids.some((id) => id < 1 || id > 2_147_483_647)) {
-      ctx.addIssue({ code: 'custom', message: 'Please provide one or more numeric ids, separated by commas.' });
-      return z.NEVER;
-    }
-    return [...new Set(ids)];
-  }),
-});
 
 const release = z.object({
   id: z.number(),

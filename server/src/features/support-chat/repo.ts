@@ -1,11 +1,8 @@
 /** Support chat storage: conversations with their unread counts, messages, read marks (decision 0032). */
 import { CHAT_LIMITS, type ChatConversation, type ChatMessage, type ChatSide } from '@tessera/common/support-chat';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-
-async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
+import { rows } from '../../db/rows';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 const isoOrNull = (d: Date | string | null) => (d === null ? null : iso(d));

@@ -4,8 +4,9 @@
  * Unpublished versions below the latest published one (left by older code paths) are neither drafts nor listed.
  */
 import type { Template, TemplateDraft, TemplateVersionEntry } from '@tessera/common/templates';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { rows } from '../../db/rows';
 
 export interface TemplateRow {
   id: number;
@@ -39,10 +40,6 @@ const date = (d: Date | string) => new Date(d);
  * even two within one (it is read to the millisecond).
  */
 const BUMP = sql.raw(`updated_at = greatest(now(), updated_at + interval '1 millisecond')`);
-
-async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 
 const SELECT = sql`select t.id, t.name, t.description, t.organization_id as "organizationId",
     t.admin_ids as "adminIds", t.created_by as "createdBy", t.created_at as "createdAt",

@@ -3,7 +3,6 @@
  * server enforces. Every field carries the spec §5 rule and the shared message of common/contracts.ts. An edit
  * sends only what changed, so the history records just that.
  */
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
@@ -21,7 +20,7 @@ import {
 } from '@tessera/common/contracts';
 import { type Organization, RESOURCE_PATHS } from '@tessera/common/resources';
 import { useEffect, useRef } from 'react';
-import { FormContainer, TextInput, useForm } from '../../forms';
+import { FormActions, FormContainer, TextInput, useForm } from '../../forms';
 import { api } from '../../lib/api';
 import { useItem } from '../../lib/collections';
 import { navigate } from '../../lib/navigator';
@@ -152,14 +151,11 @@ export function ContractEditor(props: { id?: number; organizationId?: number }) 
             check={rateLimitProblem}
             helperText="For the whole organization. Empty: no limit."
           />
-          <Stack direction="row" spacing={2}>
-            <Button type="submit" variant="contained" disabled={form.busy || organizationId === undefined}>
-              {props.id === undefined ? 'Create Contract' : 'Save'}
-            </Button>
-            <Button onClick={() => navigate(back)} disabled={form.busy}>
-              Cancel
-            </Button>
-          </Stack>
+          <FormActions
+            submit={props.id === undefined ? 'Create Contract' : 'Save'}
+            blocked={organizationId === undefined}
+            onCancel={() => navigate(back)}
+          />
         </Stack>
       </FormContainer>
     </>

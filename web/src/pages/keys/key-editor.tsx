@@ -4,7 +4,6 @@
  * an opt-in with a warning. A new key is shown once in the secret dialog; closing it goes to the key's page.
  */
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import CircularProgress from '@mui/material/CircularProgress';
 import FormControl from '@mui/material/FormControl';
@@ -22,7 +21,7 @@ import { RECORD_TYPES } from '@tessera/common/record-types';
 import type { UserEntry } from '@tessera/common/resources';
 import { MAX_LENGTH } from '@tessera/common/validation';
 import { useEffect, useRef, useState } from 'react';
-import { CheckboxInput, FormContainer, StaleAlert, TextInput, useForm, useFormContext } from '../../forms';
+import { CheckboxInput, FormActions, FormContainer, StaleAlert, TextInput, useForm, useFormContext } from '../../forms';
 import { ApiError, api } from '../../lib/api';
 import { navigate } from '../../lib/navigator';
 import { useStore } from '../../lib/store';
@@ -261,14 +260,11 @@ export function KeyEditor({ id }: { id?: string }) {
           <CheckboxInput name="legacy" label="Accept the original API's MD5-signed form (legacy)" />
           <LegacyWarning />
           {stale && <StaleAlert message={stale} onReload={() => void reload()} testId="stale-key" />}
-          <Stack direction="row" spacing={2}>
-            <Button type="submit" variant="contained" disabled={form.busy || newKey !== null}>
-              {id === undefined ? 'Create Key' : 'Save'}
-            </Button>
-            <Button onClick={() => navigate(back)} disabled={form.busy}>
-              Cancel
-            </Button>
-          </Stack>
+          <FormActions
+            submit={id === undefined ? 'Create Key' : 'Save'}
+            blocked={newKey !== null}
+            onCancel={() => navigate(back)}
+          />
         </Stack>
       </FormContainer>
       <SecretDialog

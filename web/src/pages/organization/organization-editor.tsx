@@ -2,7 +2,6 @@
  * Create or edit an organization (decision 0007): Name (required), E-mail domain (optional, spec §5 domain rule;
  * only super+ may change it, admins see it read-only), and whether it accepts new users.
  */
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -10,7 +9,7 @@ import { type Organization, RESOURCE_PATHS } from '@tessera/common/resources';
 import { canManageOrganizations, ROLE_LABEL } from '@tessera/common/roles';
 import { MAX_LENGTH } from '@tessera/common/validation';
 import { useEffect, useRef } from 'react';
-import { FormContainer, TextInput, useForm } from '../../forms';
+import { FormActions, FormContainer, TextInput, useForm } from '../../forms';
 import { api } from '../../lib/api';
 import { useItem } from '../../lib/collections';
 import { navigate } from '../../lib/navigator';
@@ -88,14 +87,7 @@ export function OrganizationEditor({ id }: { id?: number }) {
             />
           )}
           <SwitchInput name="acceptUsers" label="Accept new users" />
-          <Stack direction="row" spacing={2}>
-            <Button type="submit" variant="contained" disabled={form.busy}>
-              Save
-            </Button>
-            <Button onClick={() => navigate(back)} disabled={form.busy}>
-              Cancel
-            </Button>
-          </Stack>
+          <FormActions submit="Save" onCancel={() => navigate(back)} />
         </Stack>
       </FormContainer>
     </>

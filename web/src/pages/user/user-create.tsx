@@ -4,14 +4,13 @@
  * The same call as the organization page's Add User (decision 0007): the server checks who may add whom where, and
  * sends the new user a link to set their password. Then the new user's page.
  */
-import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import { type Organization, RESOURCE_PATHS, type UserEntry } from '@tessera/common/resources';
 import { assignableRoles, canManageOrganizations, hasRank } from '@tessera/common/roles';
 import { MAX_LENGTH } from '@tessera/common/validation';
 import { Navigate } from 'react-router';
-import { FormContainer, TextInput, useForm } from '../../forms';
+import { FormActions, FormContainer, TextInput, useForm } from '../../forms';
 import { api } from '../../lib/api';
 import { useCollection } from '../../lib/collections';
 import { navigate } from '../../lib/navigator';
@@ -78,14 +77,7 @@ export function UserCreate() {
               ))}
             </TextInput>
           )}
-          <Stack direction="row" spacing={2}>
-            <Button type="submit" variant="contained" disabled={form.busy}>
-              Add User
-            </Button>
-            <Button onClick={() => navigate(back)} disabled={form.busy}>
-              Cancel
-            </Button>
-          </Stack>
+          <FormActions submit="Add User" onCancel={() => navigate(back)} />
         </Stack>
       </FormContainer>
     </>
