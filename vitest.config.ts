@@ -51,6 +51,8 @@ export default defineConfig({
           name: 'clients',
           include: ['clients/**/*.suite.test.ts'],
           environment: 'node',
+          // A migrated database for the servers' storage (server/src/test/pglite-template.ts).
+          globalSetup: ['server/src/test/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 180_000,
           pool: 'forks' as const,
@@ -61,6 +63,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],
           environment: 'node',
+          globalSetup: ['server/src/test/global-setup.ts'],
           // A page's reaction is awaited, never timed: Vitest's 1 s default for expect.poll failed on a busy machine.
           expect: { poll: { timeout: 15_000 } },
           testTimeout: 60_000,

@@ -4,8 +4,9 @@
 // Vitest runs one test file at a time on a two-core machine (its default is one worker fewer than the cores) and
 // keeps projects whose files must not overlap (the browser tests) for the very end, so one run would wait on every
 // file in turn. Most of that time is spent waiting on a database, a server child or Chromium, not on the CPU, so the
-// independent groups run as separate Vitest processes at once (decision 0040): the in-process suites, the
-// PostgreSQL suite (one database of its own) and the browser tests (servers of their own on free ports).
+// independent groups run as separate Vitest processes, three at a time (decision 0040): the in-process suites, the
+// PostgreSQL suite (one database of its own), the browser tests in thirds (servers of their own on free ports) and
+// the client libraries.
 // TEST_GROUPS=serial runs them one after another; arguments (test files, a filter) run one Vitest as before.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +21,7 @@ const extraArgs = process.argv.slice(2).filter((a) => a !== '--e2e-only');
 
 const groups = [];
 if (!e2eOnly) {
-  groups.push({ name: 'unit', projects: ['common', 'server', 'web', 'clients'] });
+  groups.push({ name: 'unit', projects: ['common', 'server', 'web'] });
   if (process.env.TEST_DATABASE_URL) groups.push({ name: 'postgres', projects: ['server-postgres'] });
 }
 
@@ -28,15 +29,27 @@ const chrome = chromiumPath();
 if (chrome) {
   buildConsoleIfNeeded();
   buildClientsIfNeeded(); // the Client Libraries page installs them
-  // Two halves of the browser specs (each spec starts its own server and browser, so they may overlap): the
-  // second starts when the PostgreSQL group ends (at once without it), so no more than three groups share the CPU.
-  const after = groups.some((g) => g.name === 'postgres') ? 'postgres' : undefined;
-  groups.push({ name: 'browser-1', projects: ['e2e'], args: ['--shard=1/2'] });
-  groups.push({ name: 'browser-2', projects: ['e2e'], args: ['--shard=2/2'], after });
+  // The browser specs in thirds (each spec starts its own server and browser, so they may overlap), so a third can
+  // start in whatever place frees first.
+  for (const shard of [1, 2, 3])
+    groups.push({ name: `browser-${shard}`, projects: ['e2e'], args: [`--shard=${shard}/3`] });
 } else {
   console.log('Browser tests skipped: no Chromium found; run `apt-get install -y chromium` or set CHROME_PATH.');
   if (e2eOnly) process.exit(1);
 }
+// The client libraries' suites (Python, Java, the JavaScript client against a server): short, so they go last.
+if (!e2eOnly) groups.push({ name: 'clients', projects: ['clients'] });
+
+/**
+ * How many groups run at once: three keep two cores busy while groups wait on databases, servers and Chromium, and
+ * more only slow each other down (decision 0040). The groups start in the order above as places free up.
+ */
+const places = process.env.TEST_GROUP_PLACES ?? '3';
+if (!/^[1-9]\d*$/.test(places)) {
+  console.error(`TEST_GROUP_PLACES must be a whole number from 1, not "${places}".`);
+  process.exit(2);
+}
+const PLACES = Number(places);
 
 // One scratch folder for the whole run (server/src/test/scratch-dir.ts), removed when the run ends.
 const scratch = mkdtempSync(path.join(tmpdir(), 'tessera-run-'));
@@ -52,7 +65,7 @@ const projectArgs = (projects) => projects.flatMap((p) => ['--project', p]);
 function run(args, prefix) {
   return new Promise((resolve) => {
     const child = spawn(vitest, args, { cwd: root, env, stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-    const summary = { passed: 0, failed: 0, skipped: 0, seen: false };
+    const summary = { passed: 0, failed: 0, skipped: 0, seen: false, failures: [] };
     if (prefix) {
       for (const stream of [child.stdout, child.stderr]) {
         let rest = '';
@@ -68,13 +81,15 @@ function run(args, prefix) {
     function emit(line) {
       const counts = /^tests: (\d+) passed, (\d+) failed, (\d+) skipped$/.exec(line);
       if (counts) Object.assign(summary, { passed: +counts[1], failed: +counts[2], skipped: +counts[3], seen: true });
+      if (line.startsWith('failed: ')) summary.failures.push(line);
       process.stdout.write(`[${prefix}] ${line}\n`);
     }
     child.on('close', (code) => resolve({ code: code ?? 1, summary, ended: Date.now() }));
   });
 }
 
-if (extraArgs.length > 0 || groups.length <= 1 || (e2eOnly && groups.length <= 2)) {
+// Files or a filter, a single group, or the browser specs alone (`npm run test:e2e`): one Vitest.
+if (extraArgs.length > 0 || groups.length <= 1 || e2eOnly) {
   const projects = [...new Set(groups.flatMap((g) => g.projects))];
   const { code } = await run(['run', ...projectArgs(projects), ...extraArgs], null);
   finish(code);
@@ -87,15 +102,12 @@ const argsOf = (group) => ['run', ...projectArgs(group.projects), ...(group.args
 if (serial) {
   for (const group of groups) results.push(await run(argsOf(group), group.name));
 } else {
-  const running = new Map();
-  for (const group of groups) {
-    const waitFor = group.after ? running.get(group.after) : undefined;
-    running.set(
-      group.name,
-      (waitFor ?? Promise.resolve()).then(() => run(argsOf(group), group.name)),
-    );
-  }
-  results.push(...(await Promise.all(groups.map((g) => running.get(g.name)))));
+  const queue = groups.map((group, i) => ({ group, i }));
+  const place = async () => {
+    for (let next = queue.shift(); next; next = queue.shift())
+      results[next.i] = await run(argsOf(next.group), next.group.name);
+  };
+  await Promise.all(Array.from({ length: Math.min(PLACES, groups.length) }, place));
 }
 
 const total = { passed: 0, failed: 0, skipped: 0 };
@@ -111,5 +123,8 @@ groups.forEach((group, i) => {
     `${group.name}: exit ${code}, ${summary.passed} passed, ${summary.failed} failed, done after ${seconds} s`,
   );
 });
+// The failed tests again, last, so the tail of a long log names them.
+const failures = groups.flatMap((group, i) => results[i].summary.failures.map((line) => `[${group.name}] ${line}`));
+if (failures.length > 0) console.log(`\n${failures.join('\n')}`);
 console.log(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 finish(results.every((r) => r.code === 0) ? 0 : 1);

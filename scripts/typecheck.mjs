@@ -8,7 +8,9 @@ import { root } from './build-if-needed.mjs';
 
 const cache = path.join(root, 'node_modules/.cache/tsc');
 mkdirSync(cache, { recursive: true });
-const queue = ['server', 'web', 'common', 'e2e', 'bench', 'clients'].filter((ws) =>
+// Longest first (cold: server 36 s, e2e 29 s, web 26 s, bench 22 s, clients 10 s, common 6 s), so the two checks
+// running at once end close together.
+const queue = ['server', 'e2e', 'web', 'bench', 'clients', 'common'].filter((ws) =>
   existsSync(path.join(root, ws, 'tsconfig.json')),
 );
 
