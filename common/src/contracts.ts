@@ -28,6 +28,10 @@ export interface Contract {
   monthlyLimit: number | null;
   /** Requests per minute for the whole organization, or null for no limit. */
   rateLimit: number | null;
+  /** Price per change event of a subscribed identity delivered (issue 33 item 2). */
+  pricePerEvent: number;
+  /** Most live change subscriptions the organization may hold, or null for no limit. */
+  subscriptionLimit: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -62,6 +66,7 @@ export const CONTRACT_MESSAGES = {
   price: 'Please provide a price from 0 to 1,000,000 with at most six decimals.',
   limit: 'Please provide a monthly limit from 0 to 1,000,000 with at most two decimals.',
   rateLimit: 'Please provide a rate limit from 1 to 10,000,000 requests a minute.',
+  subscriptionLimit: 'Please provide a subscription limit from 0 to 10,000,000 subscriptions.',
   status: 'Please choose a status: active, suspended or cancelled.',
   group: `Please price only these record groups: ${RECORD_TYPES.join(', ')}.`,
   forbidden: "Only the organization's administrators and system administrators may see its contracts.",
@@ -86,6 +91,8 @@ export const CONTRACT_FIELD_LABELS: Record<string, string> = {
   groupPrices: 'Prices per record group',
   monthlyLimit: 'Monthly limit',
   rateLimit: 'Rate limit',
+  pricePerEvent: 'Price per change event',
+  subscriptionLimit: 'Subscription limit',
 };
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -117,6 +124,13 @@ export function rateLimitProblem(text: string): string | undefined {
   if (!isInteger(text)) return MESSAGES.integer;
   const n = Number(text);
   return n >= 1 && n <= CONTRACT_LIMITS.maxRateLimit ? undefined : CONTRACT_MESSAGES.rateLimit;
+}
+
+/** The §5 integer rule, then 0 to 10,000,000 (0: no subscriptions). */
+export function subscriptionLimitProblem(text: string): string | undefined {
+  if (!isInteger(text)) return MESSAGES.integer;
+  const n = Number(text);
+  return n >= 0 && n <= CONTRACT_LIMITS.maxRateLimit ? undefined : CONTRACT_MESSAGES.subscriptionLimit;
 }
 
 /** A dollar amount (a decimal string without exponent) in millionths of a dollar, exactly: no float arithmetic. */

@@ -134,6 +134,8 @@ export const DATA_AREAS = [
   'deployments',
   'tasks',
   'segments',
+  /** Webhook endpoints (issue 33, decision 0066). */
+  'webhooks',
   'nda',
   'ndaId',
   'journeyId',
@@ -157,6 +159,7 @@ export const COLLECTION_AREAS = [
   'deployments',
   'tasks',
   'segments',
+  'webhooks',
 ] as const satisfies readonly DataArea[];
 
 export type KeyedObject = Partial<Record<DataArea, unknown>>;

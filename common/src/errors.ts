@@ -45,6 +45,7 @@ export const STATUS_NAMES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
+  410: 'Gone',
   412: 'Precondition Failed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
@@ -67,6 +68,8 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'conflict',
+  /** 410: what was asked for existed and was deleted as its retention said (a bulk job's result). */
+  'gone',
   /** 412: If-Match named a version the key or template has moved on from (issue 31). */
   'precondition_failed',
   'payload_too_large',

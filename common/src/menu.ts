@@ -30,6 +30,9 @@ export function isMenuGroup(entry: MenuEntry): entry is MenuGroup {
 export const MENU: MenuEntry[] = [
   { label: 'Organizations', path: '/organizations', role: 'user', icon: 'business' },
   { label: 'Templates', path: '/templates', role: 'user', icon: 'template' },
+  { label: 'Bulk Jobs', path: '/jobs', role: 'user', icon: 'jobs' },
+  { label: 'Webhooks', path: '/webhooks', role: 'admin', icon: 'webhook' },
+  { label: 'Subscriptions', path: '/subscriptions', role: 'user', icon: 'subscription' },
   { label: 'Usage', path: '/usage', role: 'user', icon: 'usage' },
   {
     label: 'Reference',

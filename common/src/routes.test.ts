@@ -41,6 +41,14 @@ describe('route table (spec §2)', () => {
       '/templates/:action',
       '/templates/:action/:id',
       '/usage',
+      // Beyond spec §2: the bulk jobs of issue 33 item 3.
+      '/jobs',
+      // Beyond spec §2: the webhook endpoints of issue 33.
+      '/webhooks',
+      '/webhooks/:id',
+      '/webhooks/:action/:id',
+      // Beyond spec §2: the change subscriptions of issue 33 item 2.
+      '/subscriptions',
       '/faq',
       '/scoring',
       '/contact',

@@ -67,6 +67,14 @@ export const ROUTES: RouteDef[] = [
   { path: '/templates/:action', title: 'Templates', role: 'user', module: 'user-template' },
   { path: '/templates/:action/:id', title: 'Templates', role: 'user', module: 'user-template' },
   { path: '/usage', title: 'Usage', role: 'user', module: 'user-usage' },
+  // Bulk jobs (issue 33 item 3): whoever may make lookups (user and above), as the API allows.
+  { path: '/jobs', title: 'Bulk Jobs', role: 'user', module: 'user-jobs' },
+  // Webhook endpoints (issue 33): an organization's administrators, super and root for every organization.
+  { path: '/webhooks', title: 'Webhooks', role: 'admin', module: 'user-webhooks' },
+  { path: '/webhooks/:id', title: 'Webhooks', role: 'admin', module: 'user-webhook' },
+  { path: '/webhooks/:action/:id', title: 'Webhooks', role: 'admin', module: 'user-webhook' },
+  // Change subscriptions (issue 33 item 2): any member of an organization, as the API allows.
+  { path: '/subscriptions', title: 'Subscriptions', role: 'user', module: 'user-subscriptions' },
   { path: '/faq', title: 'Frequently Asked Questions', role: 'anonymous', module: 'faq' },
   { path: '/scoring', title: 'Match Scores Explained', role: 'anonymous', module: 'scoring' },
   { path: '/contact', title: 'Contact Us', role: 'anonymous', module: 'contact' },

@@ -16,7 +16,7 @@ export const TWO_FACTOR_PATHS = {
   recoveryCodes: '/auth/two-factor/recovery-codes',
   /** POST {code}: the second step of a sign-in (a code from the app, or a recovery code). */
   signIn: '/auth/login/two-factor',
-  /** DELETE: an operator (root) turns it off for a user who lost their device. */
+  /** GET: whether it is on (root only); DELETE: an operator (root) turns it off for a user who lost their device. */
   reset: (userId: number) => `/v2/users/${userId}/two-factor`,
 } as const;
 
@@ -82,7 +82,15 @@ export const TWO_FACTOR_MESSAGES = {
   requiredCannotDisable: 'Your role requires two-factor sign-in, so it cannot be turned off.',
   notWhileImpersonating: 'Two-factor sign-in can only be changed by the account owner, not while impersonating.',
   resetNotOn: 'This user does not have two-factor sign-in on.',
+  noSuchUser: 'There is no such user.',
+  resetOwn: 'Turn off your own two-factor sign-in from your profile, with a code or your password.',
 } as const;
+
+/** An operator's view of someone's two-factor sign-in (GET /v2/users/{id}/two-factor, root only). */
+export interface OperatorTwoFactorStatus {
+  enabled: boolean;
+  enabledAt: string | null;
+}
 
 export interface TwoFactorStatus {
   enabled: boolean;

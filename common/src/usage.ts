@@ -40,6 +40,8 @@ export const USAGE_METHODS = ['*', 'GET', 'POST', 'PUT'] as const;
  * listed as what it is (issue 32), not as a byId call the caller never made.
  */
 export const TEMPLATE_PREVIEW_USAGE_PATH = '/templates/preview';
+/** A change event of a subscribed identity delivered to a webhook (issue 33 item 2), priced per event. */
+export const SUBSCRIPTION_EVENT_USAGE_PATH = '/subscriptions/event';
 
 /** What a usage row's path may be: a lookup endpoint, a segment export (issue 19) or a template preview (issue 32). */
 export const USAGE_PATHS = [
@@ -47,12 +49,14 @@ export const USAGE_PATHS = [
   ...LOOKUP_ENDPOINT_NAMES.map((name) => `/${name}` as const),
   SEGMENT_USAGE_PATH,
   TEMPLATE_PREVIEW_USAGE_PATH,
+  SUBSCRIPTION_EVENT_USAGE_PATH,
 ] as const;
 
 /** Paths that are not lookups the caller called, named for what they are. */
 const PATH_LABELS: Record<string, string> = {
   [SEGMENT_USAGE_PATH]: 'Segment export',
   [TEMPLATE_PREVIEW_USAGE_PATH]: 'Template preview',
+  [SUBSCRIPTION_EVENT_USAGE_PATH]: 'Change event',
 };
 
 /**

@@ -18,6 +18,7 @@ import { createSessionRotation } from './features/auth/rotation';
 import { registerAuthRoutes } from './features/auth/routes';
 import { createAuthService } from './features/auth/service';
 import { registerStepUpRoutes } from './features/auth/step-up';
+import { registerJobs } from './features/bulk-jobs/register';
 import { registerClientPackageRoutes } from './features/client-packages/routes';
 import { registerClusters } from './features/clusters/register';
 import { registerContact } from './features/contact/register';
@@ -49,6 +50,7 @@ import { registerSessionRoutes } from './features/sessions/routes';
 import { createSessionService } from './features/sessions/service';
 import { registerSshAccess } from './features/ssh-access/register';
 import { registerStewardship } from './features/stewardship/register';
+import { registerSubscriptions } from './features/subscriptions/register';
 import { registerSupportChat } from './features/support-chat/register';
 import { registerSystemRoutes } from './features/system/routes';
 import { registerTemplateRoutes } from './features/templates/routes';
@@ -68,6 +70,7 @@ import { registerUsageRetention } from './features/usage-retention/register';
 import { registerUsageRollups } from './features/usage-rollups/register';
 import { createUserManagement } from './features/users/manage';
 import { registerUserRoutes } from './features/users/routes';
+import { registerWebhooks } from './features/webhooks/register';
 import { registerAccessLog } from './http/access-log';
 import { registerAuth } from './http/auth';
 import { answerClientError } from './http/client-error';
@@ -207,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     database,
     sealer,
     sessions,
+    hub,
     limiter,
     requiredForStaff: config.require2faForStaff,
   });
@@ -251,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const usageAlerts = registerUsageAlerts(app, { database, hub, mailer, publicUrl: config.publicUrl });
   registerUsageRetention(app, { database, config });
   registerUsageRollups(app, { database });
+  registerWebhooks(app, { database, hub, mailer, sealer, settings: config.webhooks, publicUrl: config.publicUrl });
   registerPartitions(app, { database });
   registerInvoices(app, { database, seller: config.seller });
   registerContact(app, { database, mailer, limiter, publicUrl: config.publicUrl, supportEmail: config.supportEmail });
@@ -277,7 +282,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.addContentTypeParser(['text/csv', 'application/csv'], (_request, payload, done) => done(null, payload));
     registerLookupRoutes(scope, lookups);
   });
+  await registerJobs(app, { lookups, settings: config.jobs, publicUrl: config.publicUrl });
   registerTemplateRoutes(app, { database, hub, store: lookups.templates, lookups });
+  registerSubscriptions(app, { ...lookups, worker: config.webhooks.worker });
   registerSamples(app, { database, sandbox: lookups.sandbox });
   registerSegments(app, lookups);
   registerReleases(app, { database, hub, repoDir: REPO_ROOT, releasesDir: config.releasesDir });

@@ -24,8 +24,9 @@ describe('loadConfig', () => {
   });
 
   it('derives PUBLIC_URL from PORT and treats blank values as unset', () => {
-    const c = loadConfig({ PORT: '4100', DATABASE_URL: '  ', REDIS_URL: '' });
+    const c = loadConfig({ PORT: '4100', DATABASE_URL: '  ', REDIS_URL: '', DATA_DIR: ' ' });
     expect(c.publicUrl.origin).toBe('http://localhost:4100');
+    expect(c.dataDir).toBe(path.resolve('./data'));
     expect(c.databaseUrl).toBeNull();
     expect(c.redisUrl).toBeNull();
   });

@@ -10,7 +10,9 @@ import { z } from 'zod';
 import type { PoolMode } from './db/client';
 import { ClusterSettingError, parseClusters } from './db/cluster-setting';
 import { type DatabaseTimeouts, databaseTimeouts } from './db/timeouts';
+import { type JobSettings, jobSettingsFromEnv } from './features/bulk-jobs/settings';
 import { type Seller, sellerFromEnv } from './features/invoices/seller';
+import { type WebhookSettings, webhookSettingsFromEnv } from './features/webhooks/settings';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -22,7 +24,8 @@ const optional = z
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('localhost'),
-  DATA_DIR: z.string().default('./data'),
+  // Blank is unset, as for the others: `DATA_DIR=` from an unset shell variable put the database in the working folder.
+  DATA_DIR: optional.transform((v) => v ?? './data'),
   DATABASE_URL: optional,
   REDIS_URL: optional,
   REDIS_NAMESPACE: optional,
@@ -153,6 +156,10 @@ export interface Config {
   require2faForStaff: boolean;
   /** SELLER_* and INVOICE_*: the seller, tax rate and payment terms printed on invoices (decision 0064). */
   seller: Seller;
+  /** WEBHOOK_*: where deliveries may go, their retries, timeout and secret overlap, and whether to send (decision 0066). */
+  webhooks: WebhookSettings;
+  /** JOB_*: whether this process runs bulk jobs, how long results are kept, rows per chunk (decision 0068). */
+  jobs: JobSettings;
 }
 
 export class ConfigError extends Error {}
@@ -277,6 +284,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const seller = sellerFromEnv(env);
   if ('problem' in seller) throw new ConfigError(`Invalid configuration: ${seller.problem}`);
+  const webhooks = webhookSettingsFromEnv(env);
+  if ('problem' in webhooks) throw new ConfigError(`Invalid configuration: ${webhooks.problem}`);
+  const jobs = jobSettingsFromEnv(env);
+  if ('problem' in jobs) throw new ConfigError(`Invalid configuration: ${jobs.problem}`);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -319,6 +330,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     environments: e.ENVIRONMENTS,
     require2faForStaff: e.REQUIRE_2FA_FOR_STAFF,
     seller,
+    webhooks,
+    jobs,
   };
 }
 

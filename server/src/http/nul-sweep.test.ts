@@ -29,6 +29,9 @@ const SKIPPED: Record<string, string> = {
   'PUT /v2/identities/*: body':
     'a CSV body: a row holding a NUL gets its own error row and the stream reads on (storable-text.test.ts)',
   'PUT /v1/identities/*: body': 'as PUT /v2/identities/*',
+  'POST /v2/jobs: body':
+    'a CSV body read as PUT /v2/identities/* reads it (bulk-jobs/api.test.ts: a NUL row is an error row)',
+  'POST /v2/uploads: body': 'a CSV body kept as a job would keep it (its rows are answered as the PUT answers them)',
   'POST /v2/suppressions/import: body': 'a CSV body: a line holding a NUL is reported in the import reply',
   'POST /v2/users/:id/image: body': 'a multipart picture: bytes of an image, not text (images tests)',
 };

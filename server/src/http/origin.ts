@@ -32,10 +32,13 @@ export function isAllowedOrigin(origin: string, publicUrl: URL): boolean {
   );
 }
 
-/** Routes meant for API keys (docs/api-keys.md): the lookups, under LOOKUP_PREFIXES of features/identities. */
-const KEY_ROUTES = ['/v2/identities/', '/v1/identities/'];
+/**
+ * Routes meant for API keys (docs/api-keys.md): the lookups, under LOOKUP_PREFIXES of features/identities, bulk jobs
+ * (docs/jobs.md) and change subscriptions (docs/subscriptions.md).
+ */
+const KEY_ROUTES = ['/v2/identities/', '/v1/identities/', '/v2/jobs', '/v2/subscriptions', '/v2/uploads'];
 
-/** A lookup route called without a session cookie: a key caller's, or nobody's (401 follows). */
+/** A key route called without a session cookie: a key caller's, or nobody's (401 follows). */
 function keyCall(request: FastifyRequest): boolean {
   // The matched route, not the raw URL, so an encoded path cannot pass for one.
   const route = request.routeOptions.url ?? '';

@@ -3,6 +3,9 @@
  * carry. Links are built only from the configured public URL, never from a request's Host header, so a forged
  * header cannot send someone's token to another site.
  */
+import { AUTOMATED_FOOTER, escapeHtml, mailButton, mailDocument, paragraph } from './document';
+
+export { escapeHtml } from './document';
 
 export interface MailMessage {
   to: string;
@@ -20,13 +23,6 @@ export interface AccountMailInput {
   link: string;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
-
 /** Only a plain absolute path: no scheme, no '//' host, no query or fragment of its own. */
 const SAFE_PATH = /^\/(?!\/)[^?#\\]*$/;
 
@@ -41,7 +37,8 @@ export function actionLink(publicUrl: string | URL, path: string, token: string)
   return `${base.origin}${prefix}${path}?token=${encodeURIComponent(token)}`;
 }
 
-interface Layout {
+/** A mail in the one layout every Tessera message has: greeting, paragraphs, a button with its link, paragraphs. */
+export interface Layout {
   to: string;
   name?: string | null;
   link: string;
@@ -58,7 +55,7 @@ function greeting(name: string | null | undefined): string {
   return trimmed ? `Hello ${trimmed},` : 'Hello,';
 }
 
-function render(m: Layout): MailMessage {
+export function renderMail(m: Layout): MailMessage {
   const text = [
     greeting(m.name),
     ...m.intro,
@@ -68,28 +65,21 @@ function render(m: Layout): MailMessage {
     'This is an automated message; replies are not read.',
   ].join('\n\n');
 
-  const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
   const href = escapeHtml(m.link);
-  const html = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(m.subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f5f5f5;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#212121">
-<div style="max-width:560px;margin:0 auto;padding:32px;background:#ffffff;border-radius:8px">
-${p(greeting(m.name))}
-${m.intro.map(p).join('\n')}
-<p style="margin:24px 0"><a href="${href}" style="display:inline-block;padding:12px 20px;background:#1565c0;color:#ffffff;text-decoration:none;border-radius:4px">${escapeHtml(m.button)}</a></p>
+  const html = mailDocument(
+    m.subject,
+    `${paragraph(greeting(m.name))}
+${m.intro.map((s) => paragraph(s)).join('\n')}
+${mailButton(m.link, m.button)}
 <p style="margin:0 0 16px;font-size:13px;color:#616161">If the button does not work, copy this link into your browser:<br><a href="${href}" style="color:#1565c0;word-break:break-all">${href}</a></p>
-${m.outro.map(p).join('\n')}
-<p style="margin:24px 0 0;font-size:13px;color:#757575">— Tessera. This is an automated message; replies are not read.</p>
-</div>
-</body>
-</html>
-`;
+${m.outro.map((s) => paragraph(s)).join('\n')}
+${AUTOMATED_FOOTER}`,
+  );
   return { to: m.to, subject: m.subject, text, html, link: m.link };
 }
 
 export function verifyEmail({ to, name, link }: AccountMailInput): MailMessage {
-  return render({
+  return renderMail({
     to,
     name,
     link,
@@ -101,7 +91,7 @@ export function verifyEmail({ to, name, link }: AccountMailInput): MailMessage {
 }
 
 export function resetPassword({ to, name, link }: AccountMailInput): MailMessage {
-  return render({
+  return renderMail({
     to,
     name,
     link,
@@ -118,7 +108,7 @@ export function resetPassword({ to, name, link }: AccountMailInput): MailMessage
 }
 
 export function setPassword({ to, name, link }: AccountMailInput): MailMessage {
-  return render({
+  return renderMail({
     to,
     name,
     link,

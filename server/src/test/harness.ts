@@ -70,6 +70,10 @@ export function testConfig(env: Record<string, string> = {}): Config {
     STATIC_DIR: consoleBuild(),
     TESSERA_VERSION: 'test-1',
     DATA_DIR: testDataDir(),
+    // No test app sends webhooks unless its test asks (features/webhooks): the shared database may hold deliveries
+    // to addresses that only their own test's receiver answers.
+    WEBHOOK_WORKER: 'false',
+    JOB_RUNNER: 'false', // likewise bulk jobs: a test runs its own (features/bulk-jobs)
     ...env,
   });
 }

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { inject } from 'vitest';
 import { REPO_ROOT } from '../config';
 import { scratchDatabase } from './databases';
+import { migratedDataDir } from './pglite-template';
 import type {} from './provided-context';
 import { scratchDir } from './scratch-dir';
 
@@ -13,10 +14,11 @@ import { scratchDir } from './scratch-dir';
  */
 const NODE_WITH_TSX = [process.execPath, '--import', 'tsx'] as const;
 
-/** Environment for a child that uses this run's database: the PostgreSQL one, or a new PGlite folder. */
-export function storageEnv(dataDir = scratchDir('data')): Record<string, string> {
+/** Environment for a child that uses this run's database: the PostgreSQL one, or a new, migrated PGlite folder. */
+export function storageEnv(dataDir?: string): Record<string, string> {
   const url = inject('databaseUrl');
-  return url ? { DATABASE_URL: url, DATA_DIR: dataDir } : { DATA_DIR: dataDir };
+  if (url) return { DATABASE_URL: url, DATA_DIR: dataDir ?? scratchDir('data') };
+  return { DATA_DIR: dataDir ?? migratedDataDir('data') };
 }
 
 /** Like storageEnv, but the database is new and empty (for first-start behaviour); drop it when done. */

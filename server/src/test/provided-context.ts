@@ -3,6 +3,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The run's PostgreSQL database, or null on PGlite. */
     databaseUrl: string | null;
+    /** A migrated PGlite data folder to copy for children's storage (pglite-template.ts), or null. */
+    pgliteTemplate: string | null;
   }
 }
 

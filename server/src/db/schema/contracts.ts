@@ -24,6 +24,8 @@ export const contracts = pgTable(
     groupPrices: jsonb('group_prices').$type<Partial<Record<string, number>>>().notNull().default(sql`'{}'::jsonb`),
     monthlyLimit: numeric('monthly_limit', { precision: 14, scale: 2, mode: 'number' }),
     rateLimit: integer('rate_limit'),
+    pricePerEvent: price('price_per_event'),
+    subscriptionLimit: integer('subscription_limit'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

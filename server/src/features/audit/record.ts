@@ -76,7 +76,14 @@ export type AuditAction =
   | 'two_factor.reset'
   | 'two_factor.recovery_codes'
   | 'two_factor.recovery_used'
-  | 'two_factor.failure';
+  | 'two_factor.failure'
+  | 'webhook.create'
+  | 'webhook.update'
+  | 'webhook.delete'
+  | 'webhook.rotate'
+  | 'webhook.test'
+  | 'webhook.replay'
+  | 'webhook.disable';
 
 export interface AuditEntry {
   action: AuditAction;

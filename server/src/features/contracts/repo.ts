@@ -29,6 +29,8 @@ export function toContract(row: ContractRow): Contract {
     groupPrices: row.groupPrices,
     monthlyLimit: row.monthlyLimit,
     rateLimit: row.rateLimit,
+    pricePerEvent: row.pricePerEvent,
+    subscriptionLimit: row.subscriptionLimit,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -49,11 +51,12 @@ const numeric = (text: string): SQL<number> => sql<number>`${text}::numeric`;
 
 /** A checked body's values as columns: amounts as numeric casts of their decimal text. */
 export function columnsOf(patch: ContractPatch) {
-  const { pricePerRequest, pricePerIdentity, monthlyLimit, groupPrices, ...rest } = patch;
+  const { pricePerRequest, pricePerIdentity, pricePerEvent, monthlyLimit, groupPrices, ...rest } = patch;
   return {
     ...rest,
     ...(pricePerRequest === undefined ? {} : { pricePerRequest: numeric(pricePerRequest) }),
     ...(pricePerIdentity === undefined ? {} : { pricePerIdentity: numeric(pricePerIdentity) }),
+    ...(pricePerEvent === undefined ? {} : { pricePerEvent: numeric(pricePerEvent) }),
     ...(monthlyLimit === undefined ? {} : { monthlyLimit: monthlyLimit === null ? null : numeric(monthlyLimit) }),
     // Stored as JSON numbers, as the 402 check reads them; a decimal of at most six places prints back exactly.
     ...(groupPrices === undefined

@@ -10,6 +10,7 @@ import {
   PRICE_GROUPS,
   priceProblem,
   rateLimitProblem,
+  subscriptionLimitProblem,
 } from '@tessera/common/contracts';
 import { optionalText } from '@tessera/common/schemas/fields';
 import { MAX_LENGTH, MESSAGES } from '@tessera/common/validation';
@@ -52,6 +53,10 @@ const fields = {
   }),
   monthlyLimit: typedOrNull(limitProblem, MESSAGES.number),
   rateLimit: typedOrNull(rateLimitProblem, MESSAGES.integer).transform((v) => (v === null ? null : Number(v))),
+  pricePerEvent: price(),
+  subscriptionLimit: typedOrNull(subscriptionLimitProblem, MESSAGES.integer).transform((v) =>
+    v === null ? null : Number(v),
+  ),
 };
 
 export const contractBody = z

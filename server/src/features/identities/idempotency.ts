@@ -33,6 +33,14 @@ export function requestHasher(request: FastifyRequest): Hash {
   return createHash('sha256').update(`${request.method}\n${request.url}\n`);
 }
 
+/** A streamed body, fed to the hasher as it is read. */
+export async function* hashing(body: AsyncIterable<Buffer>, hasher: Hash): AsyncGenerator<Buffer> {
+  for await (const chunk of body) {
+    hasher.update(chunk);
+    yield chunk;
+  }
+}
+
 /** A key past its 24 hours, or a first request that has run too long to be alive, is free again. */
 const FREE_STALE = `delete from idempotency_keys where owner = $1 and key = $2
   and (created_at < now() - interval '${IDEMPOTENCY.keepHours} hours'

@@ -199,12 +199,33 @@ export const RECORD_VERSION = 1;
 /**
  * Stores the records of the people `match` selects (see buildRecordsSql) as built now; a record that has not
  * changed is not written again. The import runs it in each batch's transaction, and a bulk load once for everyone.
+ * The same statement catches the changes of subscribed identities (decision 0067): every part of one statement sees
+ * the snapshot from before the upsert, so `subscribed` and `previous` read the old records of the batch's subscribed
+ * identities (one probe of the subscriptions' identity index when there are none), and each whose stored record
+ * really changed gets an `identity_changes` row holding the old one, committed with the batch or not at all.
  */
-export const storeRecordsSql = (match?: (column: string) => string) => `insert into person_records
-  (identity_id, version, record)
+export const storeRecordsSql = (match?: (column: string) => string) => `with subscribed as (
+  select distinct s.identity_id from identity_subscriptions s
+  where s.deleted_at is null ${match ? `and ${match('s.identity_id')}` : ''}
+), previous as (
+  select r.identity_id, r.record::text as record from person_records r
+  where r.identity_id in (select identity_id from subscribed)
+), stored as (
+  insert into person_records (identity_id, version, record)
   select b.id, ${RECORD_VERSION}, b.record from (${buildRecordsSql(match)}) b
   on conflict (identity_id) do update set version = excluded.version, record = excluded.record
-  where person_records.version <> excluded.version or person_records.record::text <> excluded.record::text`;
+  where person_records.version <> excluded.version or person_records.record::text <> excluded.record::text
+  -- Only a subscribed identity's record is carried out of the upsert: the others cost an id each.
+  returning identity_id,
+    case when identity_id in (select identity_id from subscribed) then record::text end as record
+)
+-- A record stored anew (none before: dropped by a suppression, whose own change was caught then) is no change to
+-- tell: against nothing, every path would read as added.
+insert into identity_changes (identity_id, old_record, cause)
+select t.identity_id, p.record::json, 'import' from stored t
+  join subscribed u on u.identity_id = t.identity_id
+  join previous p on p.identity_id = t.identity_id
+where p.record is distinct from t.record`;
 
 /** The record as a caller allowed only `types` sees it: the other linked parts empty, as if the person had none. */
 export function restrictRecord<T extends Record<string, unknown>>(record: T, types: Set<RecordType>): T {

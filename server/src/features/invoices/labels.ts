@@ -10,6 +10,7 @@ export const lastDay = (end: string) => formatDay(Date.parse(end) - 1);
 export function priceLabel(price: InvoiceLine['price']): string {
   if (price === 'request') return 'Requests';
   if (price === 'identity') return 'Identities returned';
+  if (price === 'event') return 'Change events';
   return `Identities with ${price}`;
 }
 

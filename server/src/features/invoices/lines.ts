@@ -4,7 +4,7 @@
  * the hourly per-user rollups of the period. Amounts are quantity × unit price in SQL numeric: exact.
  */
 import { PRICE_GROUPS } from '@tessera/common/contracts';
-import { metricColumn } from '@tessera/common/usage';
+import { metricColumn, SUBSCRIPTION_EVENT_USAGE_PATH } from '@tessera/common/usage';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { rowsOf } from '../../db/rows';
@@ -38,12 +38,15 @@ export async function monthLines(
   const { start, end } = monthBounds(month);
   const prices = sql.join(
     [
-      sql`(0, 'request', c.price_per_request::numeric, s.requests)`,
+      // Change events (decision 0067) are usage rows of their own path, priced per event and not as requests.
+      sql`(0, 'request', c.price_per_request::numeric, s.requests - s.events)`,
       sql`(1, 'identity', c.price_per_identity::numeric, s.identities)`,
       ...PRICE_GROUPS.map(
         (g, i) =>
           sql`(${sql.raw(String(i + 2))}, ${g}::text, (c.group_prices ->> ${g})::numeric, s.${sql.raw(`g_${groupColumn(g)}`)})`,
       ),
+      sql`(${sql.raw(String(PRICE_GROUPS.length + 2))}, 'event',
+        case when c.price_per_event > 0 or s.events > 0 then c.price_per_event::numeric end, s.events)`,
     ],
     sql`, `,
   );
@@ -64,7 +67,10 @@ export async function monthLines(
         ${unbilledOnly ? sql`and not exists (select 1 from invoices i where i.organization_id = c.organization_id and i.month = ${month})` : sql``}
     ), sums as (
       select p.contract_id, p.organization_id, p.period_start, p.period_end,
-        coalesce(sum(r.requests), 0) as requests, coalesce(sum(r.identities), 0) as identities, ${sums}
+        coalesce(sum(r.requests), 0) as requests, coalesce(sum(r.identities), 0) as identities, ${sums},
+        (select coalesce(sum(e.requests), 0) from usage_totals e where e.bucket = 'hour'
+          and e.organization_id = p.organization_id and e.path = ${SUBSCRIPTION_EVENT_USAGE_PATH}
+          and e.at >= p.period_start and e.at < p.period_end) as events
       from periods p left join usage_totals r on r.bucket = 'hour-user' and r.organization_id = p.organization_id
         and r.at >= p.period_start and r.at < p.period_end
       where p.period_start < p.period_end

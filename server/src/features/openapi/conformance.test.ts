@@ -31,7 +31,10 @@ import {
 import { load, person } from '../identities/test-people';
 import { compatibilityProblems } from './compat';
 import { type CapturedExample, type Examples, openApiDocument } from './document';
+import { describeJobs } from './job-conformance';
 import { TEMPLATED_REPLY } from './lookup-paths';
+import { describeSubscriptions } from './subscription-conformance';
+import { describeWebhooks } from './webhook-conformance';
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are JSON of any shape
 type Json = Record<string, any>;
@@ -636,6 +639,16 @@ describe('the reference', () => {
     expect(zipped.headers['content-encoding']).toBe('gzip');
   });
 });
+
+describeWebhooks(call, () => ({ t, unsigned }));
+describeSubscriptions(call, () => ({
+  t,
+  unsigned,
+  bearer,
+  ids: people.map((p) => p.id),
+  emails: people.map((p) => p.emails[0]!.address),
+}));
+describeJobs(call, () => ({ t, unsigned, bearer, emails: people.map((p) => p.emails[0]!.address) }));
 
 describe('coverage', () => {
   it('called every operation of the document and had it succeed', () => {

@@ -21,10 +21,14 @@ import {
   SECURITY_SCHEMES,
 } from './http-parts';
 import { batchResult, identitySchemas, lookupResult } from './identity-schemas';
+import { JOBS_TAG, jobPaths, jobSchemas } from './job-paths';
 import { API_KEY, KEY_ID, keyPaths } from './key-paths';
 import { lookupPaths } from './lookup-paths';
+import { SUBSCRIPTIONS_TAG, subscriptionPaths, subscriptionSchemas } from './subscription-paths';
 import { TEMPLATE, TEMPLATE_ID, TEMPLATE_VERSION, templatePaths } from './template-paths';
+import { uploadPaths, uploadSchemas } from './upload-paths';
 import { USAGE_TAG, usagePaths, usageSchemas } from './usage-paths';
+import { WEBHOOKS_TAG, webhookEvents, webhookPaths, webhookSchemas } from './webhook-paths';
 
 export { API_VERSION, type CapturedExample, type Examples, inputExtras, PUBLISHED_SERVER, schemaOf } from './base';
 
@@ -60,6 +64,10 @@ function components(examples: Examples): Json {
       },
       DeletedTemplate: DELETED(TEMPLATE_ID),
       ...usageSchemas(),
+      ...webhookSchemas(),
+      ...jobSchemas(),
+      ...uploadSchemas(),
+      ...subscriptionSchemas(),
       TemplatePreview: {
         type: 'object',
         required: ['format', 'identities', 'csv', 'metered'],
@@ -121,6 +129,9 @@ const TAGS = [
       'JSONata expressions that shape each identity a lookup returns: drafts, published versions and previews. Console-session calls.',
   },
   USAGE_TAG,
+  WEBHOOKS_TAG,
+  SUBSCRIPTIONS_TAG,
+  JOBS_TAG,
   { name: 'Reference', description: 'This document.' },
 ];
 
@@ -130,7 +141,16 @@ export function openApiDocument(options: { publicUrl?: string; examples?: Exampl
   const server = (options.publicUrl ?? PUBLISHED_SERVER).replace(/\/+$/, '');
   const paths: Json = {};
   for (const endpoint of LOOKUP_ENDPOINT_NAMES) paths[`/v2/identities/${endpoint}`] = lookupPaths(endpoint, examples);
-  Object.assign(paths, keyPaths(examples), templatePaths(examples), usagePaths(examples));
+  Object.assign(
+    paths,
+    keyPaths(examples),
+    templatePaths(examples),
+    usagePaths(examples),
+    webhookPaths(examples),
+    subscriptionPaths(examples),
+    jobPaths(examples),
+    uploadPaths(examples),
+  );
   const openApi = examples.operations.openApi;
   const documentHeaders = {
     'X-Request-Id': header('XRequestId'),
@@ -217,6 +237,7 @@ export function openApiDocument(options: { publicUrl?: string; examples?: Exampl
     security: LOOKUP_SECURITY,
     tags: TAGS,
     paths,
+    webhooks: webhookEvents(),
     components: components(examples),
   };
 }

@@ -3,7 +3,7 @@
  * console operations.
  */
 import { SESSION_COOKIE } from '@tessera/common/entities';
-import { REQUEST_ID } from '@tessera/common/lookups';
+import { IDEMPOTENCY, REQUEST_ID } from '@tessera/common/lookups';
 import type { z } from 'zod';
 import { COMPRESSION_THRESHOLD, REQUEST_ENCODINGS } from '../../http/compression';
 import { type CapturedExample, type Examples, header, type Json, ref, response, schemaOf } from './base';
@@ -144,6 +144,7 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
   },
   '404': { name: 'NotFound', description: 'The item does not exist or is out of your reach.' },
   '409': { name: 'Conflict', description: 'The request conflicts with the current state (see the operation).' },
+  '410': { name: 'Gone', description: 'It existed and was deleted as its retention said (see the operation).' },
   '412': {
     name: 'PreconditionFailed',
     description:
@@ -300,3 +301,33 @@ export const BODY_ERRORS = {
   '413': null,
   '415': 'The body is not application/json, or its Content-Encoding is not gzip, deflate or br.',
 };
+
+/** The Idempotency-Key header of a call that makes something: a retry of it is answered again, not run again. */
+export const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY.maxKeyLength, pattern: '^[\\x21-\\x7E]+$' },
+  description: `Makes a retry safe: a repeat of the same request (method, path, query and body) within ${IDEMPOTENCY.keepHours} hours gets the first reply again with Idempotent-Replayed: true, neither run nor charged. The same key with another request answers 422; while the first still runs, 409. Keys are per API key (per user for console sessions).`,
+  example: 'order-2041-retry-1',
+};
+
+/** The `limit` and `before` query parameters of a list paged by id, newest first (jobs, uploads). */
+export function pageParameters(noun: string, limit: { default: number; max: number }): Json[] {
+  return [
+    {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: `${noun} a page, 1 to ${limit.max}.`,
+      schema: { type: 'integer', minimum: 1, maximum: limit.max, default: limit.default },
+    },
+    {
+      name: 'before',
+      in: 'query',
+      required: false,
+      description: 'The `next` of the page before.',
+      schema: { type: 'string' },
+    },
+  ];
+}

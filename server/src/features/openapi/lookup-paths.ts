@@ -1,6 +1,5 @@
 /** The OpenAPI paths of the lookup endpoints: inputs, options, rules, and replies as JSON or CSV. */
 import {
-  IDEMPOTENCY,
   INPUT_DESCRIPTIONS,
   type InputName,
   LOOKUP_ENDPOINTS,
@@ -17,6 +16,7 @@ import {
   CHARGE_HEADERS,
   CONTENT_ENCODING,
   errors,
+  IDEMPOTENCY_KEY,
   LOOKUP_SECURITY,
   RATE_HEADERS,
   REQUEST_ID_SCHEMA,
@@ -191,14 +191,6 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
     '500': null,
     '503': null,
   };
-  const idempotency = {
-    name: 'Idempotency-Key',
-    in: 'header',
-    required: false,
-    schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY.maxKeyLength, pattern: '^[\\x21-\\x7E]+$' },
-    description: `Makes a retry safe: a repeat of the same request (method, path, query and body) within ${IDEMPOTENCY.keepHours} hours gets the first reply again with Idempotent-Replayed: true, neither run nor charged. The same key with another request answers 422; while the first still runs, 409. Keys are per API key (per user for console sessions).`,
-    example: 'order-2041-retry-1',
-  };
   const requestId = {
     name: 'X-Request-Id',
     in: 'header',
@@ -249,7 +241,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
       description: `${endpointRules(endpoint)} Up to ${LOOKUP_LIMITS.maxInputs.toLocaleString('en-US')} inputs in one call${plain ? `, each the ${plain} as a string or an object of named inputs` : ', each an object of named inputs'}; every input's errors are reported at once (400, up to 20). Results come in the order of the inputs, each echoing its input. Options go in the body beside \`inputs\`; any other name is refused. Send an Idempotency-Key to retry safely. For more inputs, PUT a CSV.`,
       tags,
       security: LOOKUP_SECURITY,
-      parameters: [idempotency, requestId, requestedWith(false), CONTENT_ENCODING],
+      parameters: [IDEMPOTENCY_KEY, requestId, requestedWith(false), CONTENT_ENCODING],
       requestBody: {
         required: true,
         content: {
@@ -298,7 +290,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
       tags,
       security: LOOKUP_SECURITY,
       parameters: [
-        idempotency,
+        IDEMPOTENCY_KEY,
         requestId,
         requestedWith(false),
         CONTENT_ENCODING,
@@ -332,7 +324,8 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
           ...common,
           '409': 'The first request with this Idempotency-Key is still running, or its reply was too large to keep.',
           '413': 'A compressed body decompresses to over 200 times its size.',
-          '415': 'The body is not text/csv (or application/csv), or its Content-Encoding is not gzip, deflate or br.',
+          '415':
+            'The Content-Type is one the server does not read (a JSON body answers 400, naming text/csv), or the Content-Encoding is not gzip, deflate or br.',
         }),
       },
     },

@@ -62,8 +62,9 @@ describe('OpenAPI document', () => {
   it('gives every operation a distinct summary, a description, an operationId and a real example', () => {
     const doc = openApiDocument();
     const ops = operations(doc);
-    // Lookups three ways, keys, templates, usage (series, totals, calls, calls.csv), this document.
-    expect(ops).toHaveLength(LOOKUP_ENDPOINT_NAMES.length * 3 + 6 + 8 + 4 + 1);
+    // Lookups three ways, keys, templates, usage (series, totals, calls, calls.csv), webhooks, bulk jobs,
+    // subscriptions, stored uploads, this document.
+    expect(ops).toHaveLength(LOOKUP_ENDPOINT_NAMES.length * 3 + 6 + 8 + 4 + 9 + 5 + 4 + 4 + 1);
     expect(new Set(ops.map((o) => o.op.summary)).size).toBe(ops.length);
     expect(new Set(ops.map((o) => o.op.operationId)).size).toBe(ops.length);
     for (const { path, method, op } of ops) {

@@ -1,28 +1,18 @@
 /** The two opt-out mails: the confirmation link (single use, 72 hours) and the note of what it left out. */
 import { STEWARDSHIP_LIMITS } from '@tessera/common/stewardship';
-import { escapeHtml, type MailMessage } from '../../mail';
+import { consoleLink, type MailMessage, mailButton, mailDocument, paragraph } from '../../mail';
 
 /** The console's contact page with the token in the fragment: it never reaches a server log or a Referer. */
 export function optOutLink(publicUrl: URL, token: string): string {
-  const prefix = publicUrl.pathname.replace(/\/+$/, '');
-  return `${publicUrl.origin}${prefix}/contact#opt-out=${encodeURIComponent(token)}`;
+  return consoleLink(publicUrl, `/contact#opt-out=${encodeURIComponent(token)}`);
 }
 
 function page(subject: string, paragraphs: string[], link?: { href: string; label: string }): string {
-  const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
-  const button = link
-    ? `<p style="margin:24px 0"><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:12px 20px;background:#1565c0;color:#ffffff;text-decoration:none;border-radius:4px">${escapeHtml(link.label)}</a></p>`
-    : '';
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f5f5f5;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#212121">
-<div style="max-width:560px;margin:0 auto;padding:32px;background:#ffffff;border-radius:8px">
-${paragraphs.slice(0, 1).map(p).join('')}${button}${paragraphs.slice(1).map(p).join('\n')}
-</div>
-</body>
-</html>
-`;
+  const [first = '', ...rest] = paragraphs;
+  return mailDocument(
+    subject,
+    `${paragraph(first)}${link ? mailButton(link.href, link.label) : ''}${rest.map((s) => paragraph(s)).join('\n')}`,
+  );
 }
 
 export function confirmOptOutMail(to: string, link: string): MailMessage {

@@ -54,6 +54,17 @@ describe('enrolment', () => {
     await signIn(t.app, user.email);
   });
 
+  it("ends the account's other sessions as it turns on, keeping the one that turned it on", async () => {
+    const { user, cookie } = await signedIn();
+    const elsewhere = await signIn(t.app, user.email);
+    const self = async (c: string) =>
+      (await t.app.inject({ url: '/v2/self', headers: { cookie: c } })).json().self as { id: number };
+    expect((await self(elsewhere)).id).toBe(user.id);
+    await enrolThroughApi(t.app, cookie);
+    expect((await self(cookie)).id).toBe(user.id);
+    expect((await self(elsewhere)).id).toBe(0);
+  });
+
   it('turns on with the first right code, returning ten recovery codes kept only as hashes', async () => {
     const { user, cookie } = await signedIn();
     const { recoveryCodes } = await enrolThroughApi(t.app, cookie);
@@ -171,6 +182,15 @@ describe('recovery codes and turning off', () => {
         url: TWO_FACTOR_PATHS.reset(id),
         headers: { 'x-requested-with': 'XMLHttpRequest', cookie: c },
       });
+    const read = (c: string, id: number) =>
+      t.app.inject({ method: 'GET', url: TWO_FACTOR_PATHS.reset(id), headers: { cookie: c } });
+    expect((await read(superCookie, user.id)).statusCode).toBe(403);
+    const on = await read(root.cookie, user.id);
+    expect(on.statusCode).toBe(200);
+    expect(on.json().twoFactor).toEqual({ enabled: true, enabledAt: expect.any(String) });
+    const nobody = await read(root.cookie, 999_999_999);
+    expect(nobody.statusCode).toBe(404);
+    expect(nobody.json().error).toBe(M.noSuchUser);
     expect((await del(superCookie, user.id)).statusCode).toBe(403);
     const res = await del(root.cookie, user.id);
     expect(res.statusCode).toBe(200);
@@ -183,6 +203,11 @@ describe('recovery codes and turning off', () => {
     const none = await del(root.cookie, user.id);
     expect(none.statusCode).toBe(404);
     expect(none.json().error).toBe(M.resetNotOn);
+    expect((await read(root.cookie, user.id)).json().twoFactor).toEqual({ enabled: false, enabledAt: null });
+    // Not one's own: that takes proof, from the profile.
+    const own = await del(root.cookie, root.user.id);
+    expect(own.statusCode).toBe(403);
+    expect(own.json().error).toBe(M.resetOwn);
     // The password alone signs in again.
     await signIn(t.app, user.email);
   });

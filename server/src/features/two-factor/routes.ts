@@ -29,7 +29,7 @@ function owner(request: FastifyRequest): Owner {
   if (!session) throw new Unauthorized();
   if (session.impersonatorId !== null) throw new Forbidden(M.notWhileImpersonating);
   if (!isRole(user.role)) throw new Forbidden();
-  return { id: user.id, email: user.email, role: user.role, ip: request.ip };
+  return { id: user.id, email: user.email, role: user.role, ip: request.ip, sessionId: session.id };
 }
 
 /** Replies that carry a secret or recovery codes are kept by no cache. */
@@ -94,10 +94,19 @@ export function registerTwoFactorRoutes(
     return { location: landingPath(started.user.role, returnTo) };
   });
 
+  const userParams = z.object({ id: z.coerce.number().int().positive() });
+  r.get(
+    '/v2/users/:id/two-factor',
+    { preValidation: requireRank('root'), schema: { params: userParams } },
+    async (request) => ({ twoFactor: await twoFactor.operatorStatus(request.params.id) }),
+  );
+
   r.delete(
     '/v2/users/:id/two-factor',
-    { preValidation: requireRank('root'), schema: { params: z.object({ id: z.coerce.number().int().positive() }) } },
+    { preValidation: requireRank('root'), schema: { params: userParams } },
     async (request) => {
+      // One's own is turned off with proof (a code or the password) from the profile, never with one click.
+      if (request.params.id === request.user.id) throw new Forbidden(M.resetOwn);
       await twoFactor.reset(
         { id: request.user.id, impersonatorId: request.session?.impersonatorId ?? null, ip: request.ip },
         request.params.id,

@@ -5,11 +5,17 @@
  * asked again. Nothing here is held in one process: secrets, codes and pending sign-ins live in the database.
  */
 import { hasRank, type Role } from '@tessera/common/roles';
-import { TWO_FACTOR_MESSAGES as M, type TwoFactorEnrolment, type TwoFactorStatus } from '@tessera/common/two-factor';
+import {
+  TWO_FACTOR_MESSAGES as M,
+  type OperatorTwoFactorStatus,
+  type TwoFactorEnrolment,
+  type TwoFactorStatus,
+} from '@tessera/common/two-factor';
 import { emailKey } from '@tessera/common/validation';
 import type { Database, Executor } from '../../db/client';
 import type { ClientInfo } from '../../http/client-info';
 import { type AppError, BadRequest, Conflict, NotFound, Unauthorized } from '../../http/errors';
+import type { Hub } from '../../socket/hub';
 import { audit } from '../audit/record';
 import type { Sealer } from '../keys/secrets';
 import type { SessionService, StartedSession } from '../sessions/service';
@@ -40,6 +46,8 @@ export interface TwoFactorDeps {
   database: Database;
   sealer: Sealer;
   sessions: SessionService;
+  /** Tells the browsers of sessions ended here (turning it on ends the account's other sessions). */
+  hub: Pick<Hub, 'endSession'>;
   limiter: Limiter;
   /** REQUIRE_2FA_FOR_STAFF: System Administrators and Maintainers must have it on. */
   requiredForStaff: boolean;
@@ -51,6 +59,8 @@ export interface Owner {
   email: string;
   role: Role;
   ip: string;
+  /** The session asking: the one kept when turning it on ends the others. */
+  sessionId: number;
 }
 
 /** How a signed-in person proves it is them before turning it off or renewing the codes. */
@@ -167,6 +177,13 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       };
     },
 
+    /** What an operator (root) reads of someone's two-factor sign-in on their page: on or off, and since when. */
+    async operatorStatus(userId: number): Promise<OperatorTwoFactorStatus> {
+      if (!(await findUserById(db, userId))) throw new NotFound(M.noSuchUser);
+      const row = await findTwoFactor(db, userId);
+      return { enabled: Boolean(row?.enabledAt), enabledAt: row?.enabledAt?.toISOString() ?? null };
+    },
+
     /** A new secret waiting for its first code; the only reply that ever carries it. */
     async enrol(owner: Owner): Promise<TwoFactorEnrolment> {
       const secret = newSecret();
@@ -175,13 +192,17 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
       return { secret, uri, qrCode: await qrDataUrl(uri) };
     },
 
-    /** The first code turns it on; the reply's recovery codes are shown once and stored only as hashes. */
+    /**
+     * The first code turns it on; the reply's recovery codes are shown once and stored only as hashes. The account's
+     * other sessions end with it (a thief's session signed in with a stolen password must not outlive the cure), and
+     * their browsers hear of it once it has committed.
+     */
     async confirm(owner: Owner, code: string): Promise<string[]> {
       const stored = await secretOf(owner.id);
       if (stored?.enabled) throw new Conflict(M.alreadyOn);
       if (!stored) throw new BadRequest(M.noEnrolment);
       try {
-        return await database.transaction(async (tx) => {
+        const { codes, ended } = await database.transaction(async (tx) => {
           if (codeKind(code) !== 'totp') throw new WrongCode(codeField(M.wrongCode));
           await spendCode(tx, owner.id, stored.secret, code);
           if (!(await markEnabled(tx, owner.id))) throw new Conflict(M.alreadyOn);
@@ -193,8 +214,11 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
             targetId: owner.id,
             ip: owner.ip,
           });
-          return codes;
+          return { codes, ended: await deps.sessions.endOthers(owner.id, owner.sessionId, tx) };
         });
+        // The codes are shown once: a browser not told of its ended session must not cost the user their codes.
+        await Promise.allSettled(ended.map((id) => deps.hub.endSession(id)));
+        return codes;
       } catch (err) {
         if (err instanceof WrongCode) throw err.reply;
         throw err;

@@ -1,10 +1,9 @@
 /** The e-mail of a usage alert: what fired, and a link to the organization's page where the settings are. */
 import type { Alert } from '@tessera/common/alerts';
-import { escapeHtml, type MailMessage } from '../../mail';
+import { AUTOMATED_FOOTER, consoleLink, type MailMessage, mailDocument, mailLink, paragraph } from '../../mail';
 
 export function organizationLink(publicUrl: URL, organizationId: number): string {
-  const prefix = publicUrl.pathname.replace(/\/+$/, '');
-  return `${publicUrl.origin}${prefix}/organizations/${organizationId}`;
+  return consoleLink(publicUrl, `/organizations/${organizationId}`);
 }
 
 export function usageAlertMail(input: {
@@ -26,21 +25,16 @@ export function usageAlertMail(input: {
     '— Tessera',
     'This is an automated message; replies are not read.',
   ].join('\n\n');
-  const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
-  const html = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(alert.title)}</title></head>
-<body style="margin:0;padding:24px;background:#f5f5f5;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#212121">
-<div style="max-width:560px;margin:0 auto;padding:32px;background:#ffffff;border-radius:8px">
-${p(hello)}
-<p style="margin:0 0 16px;font-weight:bold">${escapeHtml(alert.title)}</p>
-${p(alert.text ?? '')}
-${p(settings)}
-<p style="margin:0 0 16px"><a href="${escapeHtml(link)}" style="color:#1565c0">${escapeHtml(link)}</a></p>
-<p style="margin:24px 0 0;font-size:13px;color:#757575">— Tessera. This is an automated message; replies are not read.</p>
-</div>
-</body>
-</html>
-`;
+  const html = mailDocument(
+    alert.title,
+    [
+      paragraph(hello),
+      paragraph(alert.title, 'font-weight:bold'),
+      paragraph(alert.text ?? ''),
+      paragraph(settings),
+      `<p style="margin:0 0 16px">${mailLink(link, link)}</p>`,
+      AUTOMATED_FOOTER,
+    ].join('\n'),
+  );
   return { to, subject: `Tessera ${alert.title.charAt(0).toLowerCase()}${alert.title.slice(1)}`, text, html, link };
 }

@@ -136,7 +136,7 @@ function row(e: UsageEvent, at: Date | undefined, ord: number): Record<string, u
 const identityOf = (userId: number, requestId: string) => `${userId}:${requestId}`;
 
 /** Writes a group of usage rows (and their audit rows) in one statement: the identities it inserted. */
-async function insertUsage(database: Database, events: UsageEvent[], at?: Date): Promise<Set<string>> {
+async function insertUsage(database: Pick<Database, 'query'>, events: UsageEvent[], at?: Date): Promise<Set<string>> {
   const rows = await database.query<{ user_id: number; request_id: string }>(
     WRITE,
     [JSON.stringify(events.map((e, i) => row(e, at, i)))],
@@ -152,7 +152,7 @@ async function insertUsage(database: Database, events: UsageEvent[], at?: Date):
  * Writes a group of usage rows in one statement: how many it inserted (a request id already there is skipped).
  * `at`: the calls' time when given (history); the database's clock otherwise.
  */
-export async function writeUsage(database: Database, events: UsageEvent[], at?: Date): Promise<number> {
+export async function writeUsage(database: Pick<Database, 'query'>, events: UsageEvent[], at?: Date): Promise<number> {
   return (await insertUsage(database, events, at)).size;
 }
 
