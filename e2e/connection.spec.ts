@@ -36,7 +36,7 @@ describe('connection (spec §4)', () => {
     expect(await page.getByText(OFFLINE).count()).toBe(0);
     await context.close();
     await server.stop();
-  });
+  }, 180_000); // two server starts and a stop, each slow on a loaded two-core machine: an allowance, not a speed check
 
   it('reloads the page when the server version changes, not before', async () => {
     let server = await startServer({ env: { TESSERA_VERSION: 'v-one' } });
@@ -64,7 +64,7 @@ describe('connection (spec §4)', () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBeUndefined();
     await context.close();
     await server.stop();
-  });
+  }, 180_000); // three server starts, each up to a minute on a loaded two-core machine: an allowance, not a speed check
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.REDIS_URL)('two server processes', () => {

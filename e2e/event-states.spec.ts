@@ -209,8 +209,8 @@ describe('impersonation (issue 32 item 2)', () => {
         await bar.getByText('Ivy Customer', { exact: true }).waitFor();
         await bar.getByText('Root', { exact: true }).waitFor();
         await bar.getByRole('button', { name: 'Stop Impersonating' }).waitFor();
-        // The page starts below the bar, in every view.
-        expect(await hiddenUnderTopBar(page, 'main h1')).toBe(0);
+        // The page starts below the bar, in every view (once the top bar's measured height has reached the layout).
+        await expect.poll(() => hiddenUnderTopBar(page, 'main h1')).toBe(0);
       },
     );
     expect(problems).toEqual([]);

@@ -40,6 +40,8 @@ const SIGNED_IN_TITLES: [string, string][] = [
   ['/templates/add', 'Templates'],
   ['/templates/edit/8', 'Templates'],
   ['/usage', 'Usage'],
+  ['/jobs', 'Bulk Jobs'],
+  ['/subscriptions', 'Subscriptions'],
 ];
 
 const PUBLIC_TITLES: [string, string][] = [

@@ -4,15 +4,18 @@
  * link restores the request, a POST batch and a PUT upload run from the page, and it passes WCAG 2.1 AA in both
  * themes, wide and 390 px narrow, without sideways scroll. Screenshots go to /tmp/shots-playground/.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callApi, useServerAndBrowser } from './support/browser';
 import { axeViolations, sidewaysScroll } from './support/page-checks';
 import { type PageOptions, usePages } from './support/pages';
+
+const run = promisify(execFile);
 
 const env = useServerAndBrowser({ env: { SEED_IDENTITIES: '200' } });
 const openAs = usePages(env);
@@ -229,15 +232,17 @@ describe('playground (issue 17)', () => {
     };
     const fileOf = (language: string) => listed.clientPackages.find((p) => p.language === language)!.file;
     const url = (file: string) => `${env.server.url}/clients/${file}`;
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', url(fileOf('js'))], { cwd: dir, timeout: 120_000 });
-    execFileSync('python3', ['-m', 'venv', join(dir, 'venv')], { timeout: 120_000 });
-    execFileSync(join(dir, 'venv/bin/pip'), ['install', '-q', url(fileOf('python'))], {
+    const jar = join(dir, fileOf('java'));
+    writeFileSync(jar, Buffer.from(await (await fetch(url(fileOf('java')))).arrayBuffer()));
+    // Child processes run without blocking this process's event loop: a blocked loop cannot see the server close an
+    // idle kept-alive socket, and the next fetch would reuse it and fail with "other side closed" (seen on a loaded CI).
+    await run('npm', ['install', '--no-audit', '--no-fund', url(fileOf('js'))], { cwd: dir, timeout: 120_000 });
+    await run('python3', ['-m', 'venv', join(dir, 'venv')], { timeout: 120_000 });
+    await run(join(dir, 'venv/bin/pip'), ['install', '-q', url(fileOf('python'))], {
       cwd: dir,
       timeout: 120_000,
       env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1' },
     });
-    const jar = join(dir, fileOf('java'));
-    writeFileSync(jar, Buffer.from(await (await fetch(url(fileOf('java')))).arrayBuffer()));
     const cases = [
       { url: '/playground?path=byId&id=7&format=json', ids: [7] },
       { url: `/playground?method=POST&path=byId&format=json&batch=${encodeURIComponent('7\n8')}`, ids: [7, 8] },
@@ -261,7 +266,11 @@ describe('playground (issue 17)', () => {
           Python: [join(dir, 'venv/bin/python3')],
           Java: ['java', '-cp', jar],
         }[language]!;
-        const output = execFileSync(command!, [...args, file], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+        const { stdout: output } = await run(command!, [...args, file], {
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
         const body = JSON.parse(output) as {
           identities?: { id: number }[];
           results?: { identities: { id: number }[] }[];

@@ -104,6 +104,17 @@ describe('resource routes (spec §2)', () => {
     expect(await page.getByTestId('alert-stack').textContent()).toContain(`${email} has been sent a link`);
   });
 
+  it('asks which organization at /contracts/add, then writes its contract', async () => {
+    const page = await openAs('root');
+    await page.goto(`${env.server.url}/contracts/add`);
+    await page.getByTestId('page-title').filter({ hasText: 'New Contract' }).waitFor();
+    await page.getByRole('combobox', { name: 'Organization' }).click();
+    await page.getByRole('option', { name: 'South' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${env.server.url}/contracts/add/${ids.organizations[1]}`);
+    await page.getByText('For South.', { exact: false }).first().waitFor();
+  });
+
   for (const view of STATE_VIEWS) {
     it(`the list view and the add form meet WCAG 2.1 AA, ${viewName(view)}`, async () => {
       const page = await openAs('root', viewOptions(view));
@@ -114,6 +125,10 @@ describe('resource routes (spec §2)', () => {
       await page.getByRole('button', { name: 'Add User' }).click(); // empty: the validation errors show
       await page.getByText('Validation failed.').first().waitFor();
       expect(await problems(page, `add-user-${view.theme}-${view.width}`)).toEqual([]);
+      await page.goto(`${env.server.url}/contracts/add`);
+      await page.getByRole('button', { name: 'Continue' }).click(); // no organization chosen
+      await page.getByText('Validation failed.').first().waitFor();
+      expect(await problems(page, `add-contract-${view.theme}-${view.width}`)).toEqual([]);
     });
   }
 });

@@ -32,6 +32,12 @@ async function choose(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/** Picks from an Autocomplete by typing part of the option's text. */
+async function chooseFrom(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label }).fill(option.slice(0, 6));
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
 describe('usage (issue 16)', () => {
   it('opens at the defaults, follows the filters in the URL, lists, exports and updates live', async () => {
     const page = await rootPage();
@@ -72,10 +78,35 @@ describe('usage (issue 16)', () => {
     await page.getByRole('button', { name: 'Calls' }).click();
     await page.waitForURL(/widget=calls/);
     await expect.poll(() => page.getByTestId('call-row').count()).toBe(3);
+    // Spec §2's default columns, users and organizations by name, and the Metrics column (issue 32).
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual([
+      'Time',
+      'User',
+      'Organization',
+      'Method',
+      'Path',
+      'Inputs',
+      'Identities returned',
+      'Metrics',
+    ]);
+    const first = page.getByTestId('call-row').first();
+    let cells = await first.getByRole('cell').allTextContents();
+    expect(cells.slice(1, 5)).toEqual(['Root', '', 'GET', '/byEmail']);
+    expect(cells[7]).toMatch(/ ms$/);
+    // The key and the outcome from the column chooser (issue 32).
+    for (const column of ['Key', 'Status']) {
+      await page.getByRole('button', { name: 'Columns' }).click();
+      await page.getByRole('menuitemcheckbox', { name: column, exact: true }).click();
+      await page.keyboard.press('Escape');
+    }
+    await page.waitForURL(/columns=key%2Cstatus|columns=key,status/);
+    cells = await first.getByRole('cell').allTextContents();
+    expect(cells.slice(1, 7)).toEqual(['Root', '', 'usage e2e', 'GET', '/byEmail', 'Served (200)']);
+    expect(await first.getByRole('link', { name: 'usage e2e' }).getAttribute('href')).toBe(`/keys/${item.id}`);
     await page.getByRole('button', { name: 'Columns' }).click();
     await page.getByRole('menuitemcheckbox', { name: 'Emails', exact: true }).click();
     await page.keyboard.press('Escape');
-    await page.waitForURL(/columns=emails/);
+    await page.waitForURL(/columns=key%2Cstatus%2Cemails|columns=key,status,emails/);
     await page.getByRole('columnheader', { name: 'Emails' }).waitFor();
 
     const [download] = await Promise.all([
@@ -107,6 +138,20 @@ describe('usage (issue 16)', () => {
     await page.goto(before.href);
     await expect.poll(() => total(page, 'Requests').textContent()).toBe('0');
     expect(query(page).get('range')).toBe('custom');
+
+    // The key filter (issue 32): another key's call is left out when one key is chosen.
+    const other = await callApi(page, 'POST', '/v2/keys', { name: 'second key' });
+    const second = Object.values((other.body as { keys: Record<string, { id: string; secret: string }> }).keys)[0]!;
+    key = `${second.id}${second.secret}`;
+    await lookup();
+    await page.goto(`${env.server.url}/usage?widget=calls`);
+    await expect.poll(() => page.getByTestId('call-row').count()).toBe(5);
+    await chooseFrom(page, 'Key', `second key (${second.id})`);
+    await page.waitForURL(new RegExp(`key=${second.id}`));
+    await expect.poll(() => page.getByTestId('call-row').count()).toBe(1);
+    await expect.poll(() => total(page, 'Requests').textContent()).toBe('1');
+    await chooseFrom(page, 'Key', `usage e2e (${item.id})`);
+    await expect.poll(() => total(page, 'Requests').textContent()).toBe('4');
   });
 
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -114,7 +159,8 @@ describe('usage (issue 16)', () => {
       it(`meets WCAG 2.1 AA in ${colorScheme}, ${width} px wide, chart and calls`, async () => {
         const page = await rootPage({ colorScheme, width });
         for (const widget of ['chart', 'calls']) {
-          await page.goto(`${env.server.url}/usage?widget=${widget}`);
+          const extra = widget === 'calls' ? '&columns=key,status' : ''; // the chooser's detail columns too
+          await page.goto(`${env.server.url}/usage?widget=${widget}${extra}`);
           await page
             .getByTestId(widget === 'chart' ? 'usage-chart' : 'call-row')
             .first()

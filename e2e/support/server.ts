@@ -1,8 +1,8 @@
 /** Starts the real server (`server/src/main.ts`) as a child process for browser tests. */
 import net from 'node:net';
 import type { Role } from '@tessera/common/roles';
+import { migratedDataDir } from '@tessera/server/test/pglite-template';
 import { type Child, freePort, runChild, runCli } from '@tessera/server/test/process';
-import { scratchDir } from '@tessera/server/test/scratch-dir';
 
 export const ROOT = { email: 'root@tessera.test', password: 'Root-passw0rd!' };
 
@@ -74,7 +74,7 @@ async function createUsers(env: Record<string, string>, users: SeedUser[]): Prom
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
-  const dataDir = options.dataDir ?? scratchDir('e2e');
+  const dataDir = options.dataDir ?? migratedDataDir('e2e');
   const env: Record<string, string> = {
     PORT: String(port),
     DATA_DIR: dataDir,

@@ -1,5 +1,5 @@
 /**
- * A confirmation in the shell's dialog area (spec §2, §4): Cancel closes it and runs `onCancel`; the confirm
+ * A confirmation in the shell's dialog area (spec §2, §4): Cancel (or its `dismissLabel`) closes it and runs `onCancel`; the confirm
  * button runs the action and closes it. A failed action closes it too, without `onCancel`, so the page stays
  * where the client's error alert shows.
  */
@@ -14,11 +14,23 @@ export interface Confirmation {
   title: string;
   text: ReactNode;
   confirmLabel: string;
+  /** The label of the button that closes it without acting, when "Cancel" would read as the action (Cancel Job). */
+  dismissLabel?: string;
   onConfirm: () => Promise<unknown>;
   onCancel?: () => void;
 }
 
-function ConfirmContent({ text, confirmLabel, run }: { text: ReactNode; confirmLabel: string; run: () => void }) {
+function ConfirmContent({
+  text,
+  confirmLabel,
+  dismissLabel,
+  run,
+}: {
+  text: ReactNode;
+  confirmLabel: string;
+  dismissLabel: string;
+  run: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   return (
     <Stack spacing={3} sx={{ maxWidth: 560 }}>
@@ -36,14 +48,21 @@ function ConfirmContent({ text, confirmLabel, run }: { text: ReactNode; confirmL
           {confirmLabel}
         </Button>
         <Button onClick={() => useStore.getState().closeDialog()} disabled={busy}>
-          Cancel
+          {dismissLabel}
         </Button>
       </Stack>
     </Stack>
   );
 }
 
-export function confirmInDialog({ title, text, confirmLabel, onConfirm, onCancel }: Confirmation): void {
+export function confirmInDialog({
+  title,
+  text,
+  confirmLabel,
+  dismissLabel = 'Cancel',
+  onConfirm,
+  onCancel,
+}: Confirmation): void {
   let settled = false;
   const finish = () => {
     settled = true;
@@ -57,7 +76,7 @@ export function confirmInDialog({ title, text, confirmLabel, onConfirm, onCancel
   };
   useStore.getState().openDialog({
     title,
-    content: <ConfirmContent text={text} confirmLabel={confirmLabel} run={run} />,
+    content: <ConfirmContent text={text} confirmLabel={confirmLabel} dismissLabel={dismissLabel} run={run} />,
     onClose: () => {
       if (!settled) onCancel?.();
     },

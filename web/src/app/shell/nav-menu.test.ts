@@ -11,16 +11,19 @@ describe('menu by role (spec §2, §6)', () => {
     expect(visibleMenu('signer')).toEqual([]);
   });
 
-  it('shows users and admins everything but System', () => {
+  it('shows users and admins everything but System, and Webhooks from admin up', () => {
     const expected = [
       'Organizations',
       'Templates',
+      'Bulk Jobs',
+      'Subscriptions',
       'Usage',
       'Reference: Playground, API v2, Client Libraries',
       'Support: FAQ, Contact Us',
     ];
     expect(labels(visibleMenu('user'))).toEqual(expected);
-    expect(labels(visibleMenu('admin'))).toEqual(expected);
+    expect(labels(visibleMenu('admin'))).toEqual([...expected.slice(0, 3), 'Webhooks', ...expected.slice(3)]);
+    expect(labels(visibleMenu('super'))).toContain('Webhooks');
   });
 
   it('shows super the System items it reaches, and root all of them', () => {

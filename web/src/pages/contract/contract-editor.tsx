@@ -17,6 +17,7 @@ import {
   PRICE_GROUPS,
   priceProblem,
   rateLimitProblem,
+  subscriptionLimitProblem,
 } from '@tessera/common/contracts';
 import { type Organization, RESOURCE_PATHS } from '@tessera/common/resources';
 import { useEffect, useRef } from 'react';
@@ -150,6 +151,21 @@ export function ContractEditor(props: { id?: number; organizationId?: number }) 
             optional
             check={rateLimitProblem}
             helperText="For the whole organization. Empty: no limit."
+          />
+          <Amount
+            name="pricePerEvent"
+            label={LABELS.pricePerEvent!}
+            what="a price per change event"
+            help="Charged per change event of a subscribed identity delivered to a webhook."
+          />
+          <TextInput
+            name="subscriptionLimit"
+            label={LABELS.subscriptionLimit!}
+            what="a subscription limit"
+            rule="integer"
+            optional
+            check={subscriptionLimitProblem}
+            helperText="Change subscriptions the organization may hold at once. Empty: no limit."
           />
           <FormActions
             submit={props.id === undefined ? 'Create Contract' : 'Save'}

@@ -18,7 +18,7 @@ import { EmptyRow } from '../empty-row';
 import { money } from './contract-values';
 
 const ACTIONS = { created: 'Created', updated: 'Changed', deleted: 'Deleted' } as const;
-const MONEY = new Set(['pricePerRequest', 'pricePerIdentity', 'monthlyLimit']);
+const MONEY = new Set(['pricePerRequest', 'pricePerIdentity', 'monthlyLimit', 'pricePerEvent']);
 
 /** A field's value as the page shows it. */
 export function shown(field: string, value: unknown): string {
@@ -27,6 +27,7 @@ export function shown(field: string, value: unknown): string {
   if ((field === 'startsAt' || field === 'endsAt') && typeof value === 'string') return formatDay(value);
   if (field === 'status') return CONTRACT_STATUS_LABELS[value as ContractStatus] ?? String(value);
   if (field === 'rateLimit' && typeof value === 'number') return `${value.toLocaleString('en-US')} a minute`;
+  if (field === 'subscriptionLimit' && typeof value === 'number') return value.toLocaleString('en-US');
   if (field === 'groupPrices' && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, number>);
     return entries.length ? entries.map(([g, p]) => `${g} ${money(p)}`).join(', ') : 'none';

@@ -1,6 +1,6 @@
 /**
  * Contracts (issue 19; spec §2 resource route): /contracts/{id} shows one to its organization's administrators
- * and super+; /contracts/add/{organizationId}, /contracts/edit/{id} and /contracts/delete/{id} are super+'s, as
+ * and super+; /contracts/add (which asks the organization), /contracts/add/{organizationId}, /contracts/edit/{id} and /contracts/delete/{id} are super+'s, as
  * the server enforces. The organization page lists an organization's contracts.
  */
 import type { Contract } from '@tessera/common/contracts';
@@ -10,6 +10,7 @@ import { Navigate } from 'react-router';
 import type { PageProps } from '../../app/page-modules';
 import { useStore } from '../../lib/store';
 import { ResourceList } from '../resource-list';
+import { ContractCreate } from './contract-create';
 import { ContractEditor } from './contract-editor';
 import { ContractView } from './contract-view';
 
@@ -31,6 +32,9 @@ export default function ContractPage({ resource }: PageProps) {
         ]}
       />
     );
+  }
+  if (resource?.mode === 'create' && resource.ids.length === 0) {
+    return hasRank(role, 'super') ? <ContractCreate /> : <Navigate to="/error/403" replace />;
   }
   const id = resource?.ids[0];
   if (!resource || id === undefined || resource.ids.length !== 1 || resource.mode === 'publish') {

@@ -40,6 +40,8 @@ export function emptyValues(now = new Date()): ContractValues {
     pricePerIdentity: '0',
     monthlyLimit: '',
     rateLimit: '',
+    pricePerEvent: '0',
+    subscriptionLimit: '',
     ...Object.fromEntries(PRICE_GROUPS.map((g) => [g, ''])),
   };
 }
@@ -54,6 +56,8 @@ export function valuesOf(c: Contract): ContractValues {
     pricePerIdentity: decimalText(c.pricePerIdentity),
     monthlyLimit: c.monthlyLimit === null ? '' : decimalText(c.monthlyLimit),
     rateLimit: c.rateLimit === null ? '' : String(c.rateLimit),
+    pricePerEvent: decimalText(c.pricePerEvent),
+    subscriptionLimit: c.subscriptionLimit === null ? '' : String(c.subscriptionLimit),
     ...Object.fromEntries(
       PRICE_GROUPS.map((g) => [g, c.groupPrices[g] === undefined ? '' : decimalText(c.groupPrices[g]!)]),
     ),
@@ -70,6 +74,8 @@ export interface ContractBody {
   groupPrices?: Record<string, string>;
   monthlyLimit?: string | null;
   rateLimit?: string | null;
+  pricePerEvent?: string;
+  subscriptionLimit?: string | null;
 }
 
 /** The body a save sends: everything on creation; on an edit only what differs from `initial`. */
@@ -85,6 +91,8 @@ export function bodyOf(values: ContractValues, initial?: ContractValues): Contra
     groupPrices: Object.fromEntries(PRICE_GROUPS.filter((g) => trim(g) !== '').map((g) => [g, trim(g)])),
     monthlyLimit: trim('monthlyLimit') === '' ? null : trim('monthlyLimit'),
     rateLimit: trim('rateLimit') === '' ? null : trim('rateLimit'),
+    pricePerEvent: trim('pricePerEvent'),
+    subscriptionLimit: trim('subscriptionLimit') === '' ? null : trim('subscriptionLimit'),
   };
   if (!initial) return full;
   const changed = (keys: string[]) => keys.some((k) => trim(k) !== (initial[k] ?? '').trim());

@@ -126,6 +126,11 @@ export function ContractView({ id, deleting = false }: { id: number; deleting?: 
           ['Prices per record group', groups ? shown('groupPrices', contract.groupPrices) : 'None'],
           ['Monthly limit', contract.monthlyLimit === null ? 'No limit' : shown('monthlyLimit', contract.monthlyLimit)],
           ['Rate limit', contract.rateLimit === null ? 'No limit' : shown('rateLimit', contract.rateLimit)],
+          ['Price per change event', shown('pricePerEvent', contract.pricePerEvent)],
+          [
+            'Subscription limit',
+            contract.subscriptionLimit === null ? 'No limit' : shown('subscriptionLimit', contract.subscriptionLimit),
+          ],
         ]}
       />
       {spend && <ContractSpendBar spend={spend} />}

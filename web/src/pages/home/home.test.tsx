@@ -54,6 +54,8 @@ const contract = (extra: Partial<Contract> = {}): Contract => ({
   groupPrices: {},
   monthlyLimit: 500,
   rateLimit: null,
+  pricePerEvent: 0,
+  subscriptionLimit: null,
   createdAt: '2020-01-01T00:00:00Z',
   updatedAt: '2020-01-01T00:00:00Z',
   ...extra,

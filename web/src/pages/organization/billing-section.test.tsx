@@ -29,6 +29,8 @@ const CONTRACT: Contract = {
   groupPrices: { emails: 0.005 },
   monthlyLimit: 100,
   rateLimit: null,
+  pricePerEvent: 0,
+  subscriptionLimit: null,
   createdAt: '',
   updatedAt: '',
 };

@@ -26,6 +26,7 @@ const COUNT = new Intl.NumberFormat('en-US');
 export function priceText(price: string): string {
   if (price === 'request') return 'Requests';
   if (price === 'identity') return 'Identities returned';
+  if (price === 'event') return 'Change events';
   return `Identities with ${price}`;
 }
 

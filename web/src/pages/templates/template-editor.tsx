@@ -5,6 +5,7 @@
  * the state in view ("Saving…", "Saved", or why not); off, an explicit Save button does it.
  */
 
+import type { EditorView } from '@codemirror/view';
 import PublishIcon from '@mui/icons-material/Publish';
 import SaveIcon from '@mui/icons-material/Save';
 import VisibilityIcon from '@mui/icons-material/Visibility';
@@ -18,7 +19,7 @@ import Typography from '@mui/material/Typography';
 import { versionTag } from '@tessera/common/etag';
 import { mayEditTemplate, type Template, type TemplateFormat } from '@tessera/common/templates';
 import { MAX_LENGTH } from '@tessera/common/validation';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PanePresets, SplitPane } from '../../app/split-pane';
 import { FormContainer, StaleAlert, TextInput, useForm } from '../../forms';
@@ -29,6 +30,7 @@ import { useFetch } from '../../lib/use-fetch';
 import { PageHeading } from '../page-heading';
 import { AdminIdsInput } from './admin-ids-input';
 import { CodeBox } from './code-box';
+import { FieldBrowserButton, insertAtCursor, useFieldBrowser, WithFieldBrowser } from './field-browser';
 import {
   type CompileError,
   compileErrorOf,
@@ -50,6 +52,8 @@ import { useTemplateSettings } from './template-settings';
 
 /** The server's limit on a description (server/src/features/templates/schemas.ts). */
 export const DESCRIPTION_MAX = 1000;
+/** The editor and preview's height side by side (the field reference beside them matches it). */
+const PANES_HEIGHT = 'max(460px, calc(100vh - 360px))';
 /** How long typing must pause before a draft saves itself. */
 export const AUTOSAVE_DELAY_MS = 1000;
 
@@ -128,6 +132,9 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
   const [sample, setSample] = useState<Sample>({ kind: 'synthetic', identityId: '' });
   const preview = usePreview(expression, format, sample);
   const editable = id === undefined || !template || mayEditTemplate(self, template);
+  const fields = useFieldBrowser();
+  const editor = useRef<EditorView | null>(null);
+  const hintId = useId();
 
   useEffect(() => {
     if (!template || started.current) return;
@@ -311,36 +318,61 @@ export function TemplateEditor({ id, from }: { id?: number; from?: number }) {
                 </>
               )}
             </Stack>
-            <PanePresets
-              size={paneSize}
-              onChoose={setPaneSize}
-              label="Editor width"
-              itemLabel={(size) => `Editor ${size}%`}
-            />
+            <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+              <FieldBrowserButton state={fields} />
+              <PanePresets
+                size={paneSize}
+                onChoose={setPaneSize}
+                label="Editor width"
+                itemLabel={(size) => `Editor ${size}%`}
+              />
+            </Stack>
           </Stack>
         </Stack>
       </FormContainer>
-      <SplitPane
-        size={paneSize}
-        onResize={setPaneSize}
-        panelIds={['editor', 'preview']}
-        separatorLabel="Resize the editor and the preview"
-        height="max(460px, calc(100vh - 360px))"
-        narrowHeight={900}
-        left={
-          <Stack sx={{ height: '100%', minHeight: 0 }} spacing={1}>
-            <CodeBox value={expression} onChange={(value) => setExpression(value)} error={marker} label="Expression" />
-            {marker && (
-              <Typography color="error" variant="body2" data-testid="lint-message" sx={{ px: 1 }}>
-                Line {marker.line}, column {marker.column}: {marker.message}
+      <WithFieldBrowser
+        state={fields}
+        height={PANES_HEIGHT}
+        onPick={(path) => {
+          if (!editor.current) return false;
+          insertAtCursor(editor.current, path);
+          return true;
+        }}
+      >
+        <SplitPane
+          size={paneSize}
+          onResize={setPaneSize}
+          panelIds={['editor', 'preview']}
+          separatorLabel="Resize the editor and the preview"
+          height={PANES_HEIGHT}
+          narrowHeight={900}
+          left={
+            <Stack sx={{ height: '100%', minHeight: 0 }} spacing={1}>
+              <Typography id={hintId} variant="body2" color="text.secondary" data-testid="editor-hint">
+                Tab indents. To leave the editor, press Esc, then Tab. Ctrl+Space lists fields and functions.
               </Typography>
-            )}
-          </Stack>
-        }
-        right={
-          <PreviewPane state={preview} format={format} onFormat={setFormat} sample={sample} onSample={setSample} />
-        }
-      />
+              <CodeBox
+                value={expression}
+                onChange={(value) => setExpression(value)}
+                error={marker}
+                label="Expression"
+                describedBy={hintId}
+                onView={(view) => {
+                  editor.current = view;
+                }}
+              />
+              {marker && (
+                <Typography color="error" variant="body2" data-testid="lint-message" sx={{ px: 1 }}>
+                  Line {marker.line}, column {marker.column}: {marker.message}
+                </Typography>
+              )}
+            </Stack>
+          }
+          right={
+            <PreviewPane state={preview} format={format} onFormat={setFormat} sample={sample} onSample={setSample} />
+          }
+        />
+      </WithFieldBrowser>
     </>
   );
 }

@@ -31,7 +31,7 @@ beforeEach(() => {
   network.on('GET /v2/users', { body: { users: {} } });
   network.on('GET /v2/organizations', { body: { organizations: {} } });
   network.on('POST /v2/templates/preview', {
-    body: { preview: { format: 'json', identities: [{ score: 1, id: 7 }], csv: null, metered: false } },
+    body: { preview: { format: 'json', identities: [{ score: 100, id: 7 }], csv: null, metered: false } },
   });
 });
 

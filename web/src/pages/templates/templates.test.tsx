@@ -55,7 +55,7 @@ const template = (id: number, extra: Partial<Template> = {}): Template => ({
   ...extra,
 });
 
-const PREVIEW = { preview: { format: 'json', identities: [{ score: 1, id: 7 }], csv: null, metered: false } };
+const PREVIEW = { preview: { format: 'json', identities: [{ score: 100, id: 7 }], csv: null, metered: false } };
 
 const page = (resource: ResourceParams) =>
   renderPage(<TemplatePage {...({ resource, params: {} } as unknown as PageProps)} />);

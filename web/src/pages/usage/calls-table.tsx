@@ -1,6 +1,7 @@
 /**
- * The calls of the range (issue 16): the spec's default columns (time, userId, organizationId, method, path,
- * inputs and the chosen metric) plus any metric from the column chooser; sorted by the server on time or any
+ * The calls of the range (issue 16): the spec's default columns (time, user, organization, method, path, inputs and
+ * metrics) and the chosen metric; from the column chooser the key and the outcome (issue 32) and any metric; users,
+ * organizations and keys by name, linked where the viewer may open them; sorted by the server on time or any
  * metric; paged by the server's cursors with the §9 page sizes.
  */
 import CheckIcon from '@mui/icons-material/Check';
@@ -22,19 +23,31 @@ import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import { TABLE_PAGE_SIZES } from '@tessera/common/constants';
 import { formatDate } from '@tessera/common/dates';
-import { CALL_METRICS, METRIC_LABELS, type UsageCall, type UsageMetric } from '@tessera/common/usage';
+import {
+  CALL_METRICS,
+  callLabel,
+  callOutcome,
+  METRIC_LABELS,
+  type UsageCall,
+  type UsageMetric,
+} from '@tessera/common/usage';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { EmptyRow } from '../empty-row';
+import { callSummary } from './call-summary';
 import { formatMetric } from './format';
+import type { CallColumn } from './usage-query';
 
-const CHOOSABLE = [...CALL_METRICS, 'cost'] as const;
+const CHOOSABLE: readonly CallColumn[] = ['key', 'status', ...CALL_METRICS, 'cost'];
+const DETAIL_LABELS: Record<string, string> = { key: 'Key', status: 'Status' };
+const columnLabel = (c: CallColumn) => DETAIL_LABELS[c] ?? METRIC_LABELS[c as UsageMetric];
 
 /** The metric columns shown: inputs, the chosen metric (requests is 1 for every call) and the extra ones. */
-export function metricColumns(metric: UsageMetric, extra: UsageMetric[]): UsageMetric[] {
+export function metricColumns(metric: UsageMetric, extra: readonly CallColumn[]): UsageMetric[] {
   const out: UsageMetric[] = ['inputs'];
   if (metric !== 'requests' && !out.includes(metric)) out.push(metric);
-  for (const m of extra) if (m !== 'requests' && !out.includes(m)) out.push(m);
+  for (const m of extra)
+    if (!(m in DETAIL_LABELS) && m !== 'requests' && !out.includes(m as UsageMetric)) out.push(m as UsageMetric);
   return out;
 }
 
@@ -47,22 +60,25 @@ export interface CallsTableProps {
   pageSize: number;
   sort: string;
   metric: UsageMetric;
-  columns: UsageMetric[];
+  columns: CallColumn[];
   onPage(next: number): void;
   onPageSize(size: number): void;
   onSort(sort: string): void;
-  onColumns(columns: UsageMetric[]): void;
+  onColumns(columns: CallColumn[]): void;
 }
 
 export function CallsTable(props: CallsTableProps) {
   const { calls, sort, metric, columns } = props;
   const [chooser, setChooser] = useState<HTMLElement | null>(null);
   const shown = metricColumns(metric, columns);
+  const withKey = columns.includes('key');
+  const withStatus = columns.includes('status');
+  const isShown = (c: CallColumn) => (c in DETAIL_LABELS ? columns.includes(c) : shown.includes(c as UsageMetric));
   const field = sort.replace(/^-/, '');
   const direction = sort.startsWith('-') ? 'desc' : 'asc';
   const sortBy = (name: string) => () =>
     props.onSort(field === name ? (direction === 'desc' ? name : `-${name}`) : `-${name}`);
-  const toggle = (m: UsageMetric) =>
+  const toggle = (m: CallColumn) =>
     props.onColumns(columns.includes(m) ? columns.filter((c) => c !== m) : [...columns, m]);
 
   return (
@@ -82,12 +98,12 @@ export function CallsTable(props: CallsTableProps) {
             key={m}
             dense
             role="menuitemcheckbox"
-            aria-checked={shown.includes(m)}
+            aria-checked={isShown(m)}
             onClick={() => toggle(m)}
             disabled={m === 'inputs' || m === metric}
           >
-            <ListItemIcon>{shown.includes(m) && <CheckIcon fontSize="small" />}</ListItemIcon>
-            <ListItemText primary={METRIC_LABELS[m]} />
+            <ListItemIcon>{isShown(m) && <CheckIcon fontSize="small" />}</ListItemIcon>
+            <ListItemText primary={columnLabel(m)} />
           </MenuItem>
         ))}
       </Menu>
@@ -105,8 +121,10 @@ export function CallsTable(props: CallsTableProps) {
             </TableCell>
             <TableCell>User</TableCell>
             <TableCell>Organization</TableCell>
+            {withKey && <TableCell>Key</TableCell>}
             <TableCell>Method</TableCell>
             <TableCell>Path</TableCell>
+            {withStatus && <TableCell>Status</TableCell>}
             {shown.map((m) => (
               <TableCell key={m} align="right" sortDirection={field === m ? direction : false}>
                 <TableSortLabel active={field === m} direction={field === m ? direction : 'desc'} onClick={sortBy(m)}>
@@ -114,6 +132,7 @@ export function CallsTable(props: CallsTableProps) {
                 </TableSortLabel>
               </TableCell>
             ))}
+            <TableCell>Metrics</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -121,28 +140,47 @@ export function CallsTable(props: CallsTableProps) {
             <TableRow key={call.id} data-testid="call-row">
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(call.at)}</TableCell>
               <TableCell>
-                <Link component={RouterLink} to={`/users/${call.userId}`}>
-                  {call.userId}
-                </Link>
+                <NameLink to={call.userName === null ? null : `/users/${call.userId}`}>
+                  {call.userName ?? `User ${call.userId}`}
+                </NameLink>
               </TableCell>
               <TableCell>
                 {call.organizationId !== null && (
-                  <Link component={RouterLink} to={`/organizations/${call.organizationId}`}>
-                    {call.organizationId}
-                  </Link>
+                  <NameLink to={call.organizationName === null ? null : `/organizations/${call.organizationId}`}>
+                    {call.organizationName ?? `Organization ${call.organizationId}`}
+                  </NameLink>
                 )}
               </TableCell>
+              {withKey && (
+                <TableCell>
+                  {call.keyId === null ? (
+                    'Console'
+                  ) : (
+                    <NameLink to={call.keyName === null ? null : `/keys/${call.keyId}`}>
+                      {call.keyName ?? call.keyId}
+                    </NameLink>
+                  )}
+                </TableCell>
+              )}
               <TableCell>{call.method}</TableCell>
-              <TableCell>{call.path}</TableCell>
+              <TableCell>{callLabel(call.path)}</TableCell>
+              {withStatus && (
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {callOutcome(call.status)} ({call.status})
+                </TableCell>
+              )}
               {shown.map((m) => (
                 <TableCell key={m} align="right">
                   {formatMetric(m, call[m as keyof UsageCall] as number)}
                 </TableCell>
               ))}
+              <TableCell sx={{ minWidth: 200 }}>{callSummary(call, shown).join(', ')}</TableCell>
             </TableRow>
           ))}
           {props.loaded && calls.length === 0 && (
-            <EmptyRow columns={5 + shown.length}>No calls in this range.</EmptyRow>
+            <EmptyRow columns={6 + shown.length + Number(withKey) + Number(withStatus)}>
+              No calls in this range.
+            </EmptyRow>
           )}
         </TableBody>
       </Table>
@@ -157,5 +195,15 @@ export function CallsTable(props: CallsTableProps) {
         slotProps={{ actions: { nextButton: { disabled: !props.hasNext } } }}
       />
     </TableContainer>
+  );
+}
+
+/** A name linking to its page, or plain text where the viewer may not open it. */
+function NameLink(props: { to: string | null; children: string }) {
+  if (props.to === null) return props.children;
+  return (
+    <Link component={RouterLink} to={props.to}>
+      {props.children}
+    </Link>
   );
 }

@@ -10,9 +10,17 @@ import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { AUTOCOMPLETE_MAX_HEIGHT_PX } from '@tessera/common/constants';
-import { METRIC_LABELS, USAGE_INTERVALS, USAGE_METHODS, USAGE_METRICS, USAGE_PATHS } from '@tessera/common/usage';
+import {
+  callLabel,
+  METRIC_LABELS,
+  USAGE_INTERVALS,
+  USAGE_METHODS,
+  USAGE_METRICS,
+  USAGE_PATHS,
+} from '@tessera/common/usage';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
+import type { KeyOption } from './key-options';
 import { RANGES, rangeOf, type UsageState, type Who } from './usage-query';
 
 export interface WhoOption {
@@ -51,9 +59,15 @@ function Select(props: { label: string; value: string; onChange(value: string): 
 export function UsageFilters(props: {
   state: UsageState;
   whoOptions: WhoOption[];
+  keyOptions: KeyOption[];
   onChange(patch: Partial<UsageState>): void;
 }) {
   const { state, whoOptions, onChange } = props;
+  // A key in the address that is not listed (deleted, or not loaded yet) is still shown as chosen.
+  const keyOptions =
+    state.key && !props.keyOptions.some((k) => k.id === state.key)
+      ? [...props.keyOptions, { id: state.key, label: state.key }]
+      : props.keyOptions;
   const who = whoOptions.find((o) => o.value === state.who) ?? null;
   const range = rangeOf(state, new Date());
   const picker = (label: string, value: Date, set: (d: Dayjs | null) => void) => (
@@ -131,10 +145,22 @@ export function UsageFilters(props: {
       <Select label="Path" value={state.path} onChange={(v) => onChange({ path: v as UsageState['path'] })}>
         {USAGE_PATHS.map((p) => (
           <MenuItem key={p} value={p}>
-            {p === '*' ? 'Any path' : p}
+            {p === '*' ? 'Any path' : callLabel(p)}
           </MenuItem>
         ))}
       </Select>
+      <Autocomplete
+        size="small"
+        options={keyOptions}
+        value={keyOptions.find((k) => k.id === state.key) ?? null}
+        onChange={(_, k) => onChange({ key: k?.id ?? '' })}
+        isOptionEqualToValue={(a, b) => a.id === b.id}
+        getOptionLabel={(k) => k.label}
+        noOptionsText="No keys"
+        slotProps={{ listbox: { style: { maxHeight: AUTOCOMPLETE_MAX_HEIGHT_PX } } }}
+        sx={{ minWidth: 240 }}
+        renderInput={(params) => <TextField {...params} label="Key" placeholder="Any key or the console" />}
+      />
     </Stack>
   );
 }

@@ -21,6 +21,7 @@ import { useLoads } from '../../lib/use-fetch';
 import { LoadError, showsLoadError } from '../load-error';
 import { PageHeading } from '../page-heading';
 import { CallsTable } from './calls-table';
+import { useKeyOptions } from './key-options';
 import { UsageChart } from './usage-chart';
 import { UsageFilters } from './usage-filters';
 import {
@@ -52,6 +53,7 @@ export default function UsagePage() {
   const fallbackWho = defaultWho(self.role, self.organizationId);
   const state = useMemo(() => parseUsageState(search, fallbackWho, perPage), [search, fallbackWho, perPage]);
   const whoOptions = useWhoOptions(self);
+  const keyOptions = useKeyOptions(state.who, self);
   const tz = useMemo(browserTimeZone, []);
 
   const [report, setReport] = useState<Report | null>(null);
@@ -76,7 +78,12 @@ export default function UsagePage() {
   // A failed load shows its error and a Retry in place of the chart or the calls (issue 32 item 6).
   const { track, ...loads } = useLoads();
 
+  // Only the newest load may show its answer: a slower, older one (the filters before a change, or a live refresh)
+  // would otherwise put its rows back over the new filters' (seen as a key filter still showing every key's calls).
+  const generation = useRef(0);
   const load = useCallback(async () => {
+    const run = ++generation.current;
+    const current = () => run === generation.current;
     const shared = query();
     try {
       const [series, totals] = await track(
@@ -89,6 +96,7 @@ export default function UsagePage() {
           api.get<{ usageTotals: { totals: UsageTotals } }>('/v2/usage/totals', shared),
         ]),
       );
+      if (!current()) return;
       setReport({ points: series.usageSeries.points, totals: totals.usageTotals.totals });
       if (state.widget === 'calls') {
         const calls = await track(
@@ -99,7 +107,7 @@ export default function UsagePage() {
             ...(cursor ? { after: cursor } : {}),
           }),
         );
-        setPage(calls.usageCalls);
+        if (current()) setPage(calls.usageCalls);
       }
     } catch {
       // The API client has shown the error.
@@ -129,7 +137,7 @@ export default function UsagePage() {
   return (
     <>
       <PageHeading>Usage</PageHeading>
-      <UsageFilters state={state} whoOptions={whoOptions} onChange={change} />
+      <UsageFilters state={state} whoOptions={whoOptions} keyOptions={keyOptions} onChange={change} />
       <Stack direction="row" sx={{ mb: 2, gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
         <ToggleButtonGroup
           size="small"

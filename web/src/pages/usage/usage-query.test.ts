@@ -16,6 +16,7 @@ describe('usage page state', () => {
       who: 'me',
       method: '*',
       path: '*',
+      key: '',
       sort: '-at',
       pageSize: 100,
       columns: [],
@@ -25,23 +26,31 @@ describe('usage page state', () => {
 
   it('round-trips every choice through the query string and ignores what it does not know', () => {
     const search = new URLSearchParams(
-      'widget=calls&range=custom&from=2026-10-01T00:00:00.000Z&to=2026-10-08T00:00:00.000Z&interval=hour&metric=cost&who=user:12&method=POST&path=/byPii&sort=-identities&pageSize=250&columns=emails,hats,phones',
+      'widget=calls&range=custom&from=2026-10-01T00:00:00.000Z&to=2026-10-08T00:00:00.000Z&interval=hour&metric=cost&who=user:12&method=POST&path=/byPii&key=Ab12Cd34Ef56Gh78&sort=-identities&pageSize=250&columns=key,emails,hats,phones',
     );
     const state = parseUsageState(search, 'me', 100);
     expect(state).toMatchObject({
       widget: 'calls',
       range: 'custom',
       who: 'user:12',
+      key: 'Ab12Cd34Ef56Gh78',
       pageSize: 250,
-      columns: ['emails', 'phones'],
+      columns: ['key', 'emails', 'phones'],
     });
     expect(parseUsageState(usageSearch(state, 'me', 100), 'me', 100)).toEqual(state);
     const junk = parseUsageState(
-      new URLSearchParams('range=eon&metric=hats&who=../x&pageSize=7&path=/x'),
+      new URLSearchParams('range=eon&metric=hats&who=../x&pageSize=7&path=/x&key=../../keys'),
       'organization',
       25,
     );
-    expect(junk).toMatchObject({ range: 'month', metric: 'requests', who: 'organization', pageSize: 25, path: '*' });
+    expect(junk).toMatchObject({
+      range: 'month',
+      metric: 'requests',
+      who: 'organization',
+      pageSize: 25,
+      path: '*',
+      key: '',
+    });
   });
 
   it('drops a custom range from the query string when a preset is chosen', () => {
@@ -70,7 +79,7 @@ describe('usage page state', () => {
   it('sends the range, zone and filters, leaving out the wildcards', () => {
     const now = new Date('2026-11-25T12:00:00Z');
     const state = parseUsageState(
-      new URLSearchParams('range=custom&from=2026-11-01T00:00:00.000Z&method=GET'),
+      new URLSearchParams('range=custom&from=2026-11-01T00:00:00.000Z&method=GET&key=Ab12Cd34Ef56Gh78'),
       'me',
       100,
     );
@@ -80,6 +89,7 @@ describe('usage page state', () => {
       tz: 'America/New_York',
       userId: 7,
       method: 'GET',
+      keyId: 'Ab12Cd34Ef56Gh78',
     });
   });
 

@@ -3,6 +3,7 @@
  * chart, range month, interval day, metric requests), and the API query it makes.
  */
 import { TABLE_PAGE_SIZES } from '@tessera/common/constants';
+import { isKeyId } from '@tessera/common/key-settings';
 import { USAGE_DEFAULTS } from '@tessera/common/settings';
 import {
   USAGE_INTERVALS,
@@ -16,6 +17,11 @@ import { type Who, whoQuery } from '../../lib/usage-scope';
 
 // Shared with the home page (lib/usage-scope.ts); re-exported for this page's modules and tests.
 export { browserTimeZone, defaultWho, type Who, whoQuery } from '../../lib/usage-scope';
+
+/** Columns of the calls table beyond the spec's defaults that are not metrics (issue 32). */
+export const CALL_DETAIL_COLUMNS = ['key', 'status'] as const;
+export type CallColumn = UsageMetric | (typeof CALL_DETAIL_COLUMNS)[number];
+const CHOOSABLE_COLUMNS: readonly string[] = [...CALL_DETAIL_COLUMNS, ...USAGE_METRICS];
 
 export const RANGES = ['day', 'week', 'month', 'quarter', 'year', 'custom'] as const;
 export type Range = (typeof RANGES)[number];
@@ -33,10 +39,12 @@ export interface UsageState {
   who: Who;
   method: (typeof USAGE_METHODS)[number];
   path: (typeof USAGE_PATHS)[number];
+  /** One API key's calls only (issue 32), or '' for every key and the console. */
+  key: string;
   sort: string;
   pageSize: number;
-  /** Extra metric columns chosen for the calls table. */
-  columns: UsageMetric[];
+  /** Extra columns chosen for the calls table: the key, the outcome, more metrics. */
+  columns: CallColumn[];
 }
 
 const oneOf = <T extends string>(list: readonly T[], value: string | null, fallback: T): T =>
@@ -57,11 +65,10 @@ export function parseUsageState(search: URLSearchParams, defaultWho: Who, defaul
     who: WHO.test(search.get('who') ?? '') ? (search.get('who') as Who) : defaultWho,
     method: oneOf(USAGE_METHODS, search.get('method'), '*'),
     path: oneOf(USAGE_PATHS, search.get('path'), '*'),
+    key: isKeyId(search.get('key') ?? '') ? (search.get('key') as string) : '',
     sort: search.get('sort') || '-at',
     pageSize: (TABLE_PAGE_SIZES as readonly number[]).includes(pageSize) ? pageSize : defaultPageSize,
-    columns: (search.get('columns') ?? '')
-      .split(',')
-      .filter((c): c is UsageMetric => (USAGE_METRICS as readonly string[]).includes(c)),
+    columns: (search.get('columns') ?? '').split(',').filter((c): c is CallColumn => CHOOSABLE_COLUMNS.includes(c)),
   };
 }
 
@@ -82,6 +89,7 @@ export function usageSearch(state: UsageState, defaultWho: Who, defaultPageSize:
   put('who', state.who, defaultWho);
   put('method', state.method, '*');
   put('path', state.path, '*');
+  put('key', state.key, '');
   put('sort', state.sort, '-at');
   put('pageSize', String(state.pageSize), String(defaultPageSize));
   put('columns', state.columns.join(','), '');
@@ -123,5 +131,6 @@ export function reportQuery(
     ...whoQuery(state.who, self),
     ...(state.method === '*' ? {} : { method: state.method }),
     ...(state.path === '*' ? {} : { path: state.path }),
+    ...(state.key ? { keyId: state.key } : {}),
   };
 }

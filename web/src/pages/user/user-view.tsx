@@ -21,6 +21,7 @@ import { DetailList } from '../detail-list';
 import { KeysSection } from '../keys/keys-table';
 import { PageHeading } from '../page-heading';
 import { yesNo } from '../yes-no';
+import { ResetTwoFactorButton, twoFactorText, useOperatorTwoFactor } from './two-factor-reset';
 import { askToDeleteUser, impersonate, organizationPath } from './user-actions';
 
 export function UserView({ id, deleting = false }: { id: number; deleting?: boolean }) {
@@ -28,6 +29,8 @@ export function UserView({ id, deleting = false }: { id: number; deleting?: bool
   const user = useItem<UserEntry>('users', id);
   const [busy, setBusy] = useState(false);
   const asked = useRef(false);
+  const asRoot = self.role === 'root';
+  const twoFactor = useOperatorTwoFactor(id, asRoot);
 
   useFetch(`${RESOURCE_PATHS.users}/${id}`);
 
@@ -46,7 +49,7 @@ export function UserView({ id, deleting = false }: { id: number; deleting?: bool
     <>
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
         <PageHeading>{user.name || user.email}</PageHeading>
-        <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
+        <Stack direction="row" sx={{ mb: 2, flexWrap: 'wrap', gap: 1 }}>
           {canEditUser(self, user) && (
             <Button component={RouterLink} to={`/users/edit/${id}`} startIcon={<EditIcon />}>
               Edit
@@ -63,6 +66,9 @@ export function UserView({ id, deleting = false }: { id: number; deleting?: bool
             >
               Impersonate
             </Button>
+          )}
+          {asRoot && id !== self.id && typeof twoFactor.status === 'object' && twoFactor.status?.enabled && (
+            <ResetTwoFactorButton userId={id} who={user.name || user.email} onReset={() => void twoFactor.reload()} />
           )}
           {canDeleteUser(self, user) && (
             <Button color="error" startIcon={<DeleteIcon />} onClick={() => askToDeleteUser(user)}>
@@ -89,6 +95,7 @@ export function UserView({ id, deleting = false }: { id: number; deleting?: bool
           ],
           ['Active', yesNo(user.isActive)],
           ['Verified', user.verifiedAt ? `Yes, ${formatDate(user.verifiedAt)}` : 'No'],
+          ...(asRoot ? [['Two-factor sign-in', twoFactorText(twoFactor.status)] as [string, string]] : []),
         ]}
       />
       {seesKeysOf(self, user) && <KeysSection userId={user.id} mayAdd={user.id === self.id} />}
