@@ -1,9 +1,12 @@
 /**
  * The Java client's suite (issue 17): builds clients/java with javac alone (build.sh), runs its JUnit 5 tests against
- * a really started server with keys made for the run (plain, legacy, and one limited to 30 requests a minute for the
- * 429 test), and runs the README's first example exactly as written, expecting the seeded person's identity.
+ * a really started server (bulk jobs run) with keys made for the run (plain, legacy, one limited to 30 requests a
+ * minute for the 429 test, and one of an organization for subscriptions), and runs the README's first example exactly
+ * as written, expecting the seeded person's identity, and its bulk job and subscription examples.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,7 +18,7 @@ import {
 import { run, useClientServer } from '../../support/server';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
-const server = useClientServer();
+const server = useClientServer({ organizationKey: true });
 // LiveNetworkTest's proxy (it lists what it carried) and relay (it breaks a connection when armed), issue 31.
 let proxy: RecordingProxy;
 let relay: BreakingRelay;
@@ -41,6 +44,7 @@ describe('Java client', () => {
         TESSERA_IDENTITY_ID: String(server.identityId),
         TESSERA_LEGACY_KEY: legacy.key,
         TESSERA_LIMITED_KEY: limited.key,
+        TESSERA_ORG_KEY: server.organizationKey!.key,
         TESSERA_PROXY_URL: proxy.url,
         TESSERA_RELAY_URL: relay.url,
         TESSERA_RELAY_CONTROL: relay.controlUrl,
@@ -81,4 +85,39 @@ describe('Java client', () => {
     const person = identities.find((i) => i.id === server.identityId)!;
     expect(person.emails.map((e) => e.address)).toContain(server.email);
   }, 120_000);
+
+  it("runs the README's bulk job and subscription examples as written (examples/BulkJob.java, Subscribe.java)", async () => {
+    const blocks = [...readFileSync(`${here}README.md`, 'utf8').matchAll(/```java\n([\s\S]*?)```/g)].map((m) => m[1]);
+    for (const name of ['BulkJob.java', 'Subscribe.java']) {
+      expect(blocks, name).toContain(readFileSync(`${here}examples/${name}`, 'utf8'));
+    }
+    const built = await run('bash', ['build.sh', 'compile'], { cwd: here, timeoutMs: 120_000 });
+    expect(built.code, built.stderr).toBe(0);
+    const jar = `${here}out/tessera-client-${version()}.jar`;
+    // In a folder of its own, as a reader runs it beside their customers.csv.
+    const dir = mkdtempSync(path.join(tmpdir(), 'tessera-java-examples-'));
+    try {
+      writeFileSync(path.join(dir, 'customers.csv'), `ref,email\nc-1,${server.email}\nc-2,nobody@example.com\n`);
+      const bulk = await run('java', ['-cp', jar, `${here}examples/BulkJob.java`], {
+        cwd: dir,
+        env: server.env(),
+        timeoutMs: 60_000,
+      });
+      expect(bulk.code, bulk.stderr).toBe(0);
+      expect(bulk.stdout).toMatch(/completed: 2 of 2 rows\n1 of 2 rows matched; \d+ bytes in customers-result\.csv\n$/);
+      expect(readFileSync(path.join(dir, 'customers-result.csv'), 'utf8')).toContain(`c-1,${server.email},`);
+
+      const subscribed = await run('java', ['-cp', jar, `${here}examples/Subscribe.java`], {
+        cwd: dir,
+        env: server.env({ TESSERA_API_KEY: server.organizationKey!.key }),
+        timeoutMs: 60_000,
+      });
+      expect(subscribed.code, subscribed.stderr).toBe(0);
+      const made = /^subscription (\d+) follows identity (\d+)\n/.exec(subscribed.stdout);
+      expect(made?.[2]).toBe(String(server.identityId));
+      expect(subscribed.stdout).toContain(`\n${made?.[1]} ${server.identityId} email\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

@@ -2,8 +2,9 @@
 /**
  * Writes src/generated/openapi.ts from the published OpenAPI document (docs/openapi.json at the repository's root):
  * the lookup schemas (LookupRecord, FullIdentity, Identity, LookupResult, BatchResult, the error body), the options
- * of GET, POST and PUT, each endpoint's inputs and batch inputs, and the per-endpoint methods of the client; and the
- * usage reports' replies (UsageSeries, UsageTotals, UsageCalls) and queries.
+ * of GET, POST and PUT, each endpoint's inputs and batch inputs, and the per-endpoint methods of the client; the
+ * usage reports' replies (UsageSeries, UsageTotals, UsageCalls) and queries; and the bulk jobs' and subscriptions'
+ * records (Job, Jobs, Subscription, ...), a job's options and what a subscription is made by.
  *
  *   node scripts/generate.mjs            writes the file
  *   node scripts/generate.mjs --check    exits 1 when the file differs from what the document gives (CI, the suite)
@@ -30,8 +31,11 @@ const doc = JSON.parse(readFileSync(docFile, 'utf8'));
 const LOOKUP_PREFIX = '/v2/identities/';
 /** Option names: every lookup takes the same ones; anything else in a GET's query is an input. */
 const OPTION_NAMES = ['template', 'minScore', 'explain', 'limit', 'format'];
-/** Schema names that would shadow a global in TypeScript. */
-const RENAME = { Error: 'ErrorBody' };
+/**
+ * Schema names that would shadow a global in TypeScript, or the client's own classes (`client.jobs` is a `Jobs`, whose
+ * `list` answers a page of jobs).
+ */
+const RENAME = { Error: 'ErrorBody', Jobs: 'JobPage', Subscriptions: 'SubscriptionsById' };
 
 const fail = (message) => {
   console.error(`generate: ${message}`);
@@ -226,6 +230,18 @@ const USAGE = { series: '/v2/usage/series', totals: '/v2/usage/totals', calls: '
 for (const [name, p] of Object.entries(USAGE)) if (!doc.paths[p]?.get) fail(`no GET ${p} (usage ${name})`);
 const usageParams = (name) => doc.paths[USAGE[name]].get.parameters.map(resolveParam).filter((p) => p.in === 'query');
 
+// Bulk jobs and change subscriptions (issue 33): their records, the list replies and what making one takes.
+const JOBS = { list: '/v2/jobs', one: '/v2/jobs/{id}', cancel: '/v2/jobs/{id}/cancel', result: '/v2/jobs/{id}/result' };
+const SUBSCRIPTIONS = { list: '/v2/subscriptions', one: '/v2/subscriptions/{id}' };
+for (const p of [...Object.values(JOBS), ...Object.values(SUBSCRIPTIONS)]) if (!doc.paths[p]) fail(`no ${p}`);
+const newSubscription = doc.paths[SUBSCRIPTIONS.list].post?.requestBody?.content?.['application/json']?.schema;
+if (!newSubscription?.properties) fail(`POST ${SUBSCRIPTIONS.list} has no JSON body`);
+// The lookup options and the result's format: `endpoint` is the call's own argument, and a stored upload (`upload`)
+// is another way to give the rows, not an option of how they are looked up.
+const jobOptions = (doc.paths[JOBS.list].post?.parameters ?? [])
+  .map(resolveParam)
+  .filter((p) => p.in === 'query' && p.name !== 'endpoint' && p.name !== 'upload');
+
 const used = new Set();
 for (const op of operations) for (const id of reachable(op.item)) used.add(id);
 for (const p of Object.values(USAGE)) for (const id of reachable(doc.paths[p])) used.add(id);
@@ -290,6 +306,22 @@ ${jsdoc('The query of usage totals (GET /v2/usage/totals).')}export interface Us
 ${jsdoc('The query of a page of calls (GET /v2/usage/calls).')}export interface UsageCallsQuery ${objectType(paramsObject(usageParams('calls')), '')}
 `;
 const usage = out;
+out = `${header("The Tessera bulk job and subscription APIs' records and replies (/v2/jobs, /v2/subscriptions)")}
+`;
+const jobsUsed = new Set();
+for (const p of [...Object.values(JOBS), ...Object.values(SUBSCRIPTIONS)]) {
+  for (const id of reachable(doc.paths[p])) jobsUsed.add(id);
+}
+const jobSchemaNames = Object.keys(schemas).filter((n) => jobsUsed.has(`schemas/${n}`) && !used.has(`schemas/${n}`));
+for (const needed of ['Job', 'Jobs', 'Subscription', 'Subscriptions', 'DeletedSubscription']) {
+  if (!jobSchemaNames.includes(needed)) fail(`schema ${needed} is not used by the jobs and subscriptions paths`);
+}
+for (const name of jobSchemaNames) out += `${declaration(typeName(name), schemas[name], names)}\n`;
+out += `${jsdoc('The options of a bulk job (POST /v2/jobs), in its query string beside `endpoint`.')}export interface JobQueryOptions ${objectType(paramsObject(jobOptions), '')}
+
+${jsdoc('What a subscription is made by (POST /v2/subscriptions): exactly one of `identityId`, `email`, `phone`, `md5`, `sha256`; and optionally `template`.')}export interface NewSubscription ${objectType(newSubscription, '')}
+`;
+const jobs = out;
 out = `${header("Each lookup endpoint's inputs")}import type { Metadata } from './records.js';
 
 `;
@@ -397,6 +429,7 @@ const index = `${header("The Tessera lookup API's types")}
 export const API_VERSION = ${literal(doc.info.version)};
 
 export * from './inputs.js';
+export * from './jobs.js';
 export * from './lookups.js';
 export * from './records.js';
 export * from './usage.js';
@@ -404,6 +437,7 @@ export * from './usage.js';
 const files = {
   'records.ts': records,
   'usage.ts': usage,
+  'jobs.ts': jobs,
   'inputs.ts': inputs,
   'lookups.ts': lookups,
   'openapi.ts': index,

@@ -1,8 +1,9 @@
 /** The client: requests, authorization, retries, timeouts and idempotency keys around the generated lookups. */
 import { Authorizer } from './auth.js';
-import { isReplayable, type PreparedBody, prepareBody } from './body.js';
+import { isReplayable, prepareBody } from './body.js';
 import { CsvReply, type CsvReplyHooks } from './csv.js';
 import { abortedError, BROWSER_STREAM_HINT, inBrowser, networkError, TesseraError } from './errors.js';
+import type { Caller, Exchange, Exchanged } from './exchange.js';
 import {
   ENDPOINTS,
   type Endpoint,
@@ -17,9 +18,11 @@ import {
   type UsageTotals,
   type UsageTotalsQuery,
 } from './generated/openapi.js';
+import { Jobs } from './jobs.js';
 import { chargeOf, rateLimitOf, withMeta } from './reply-meta.js';
 import { batchInput, idText, setOptions, usageSearch } from './request-parts.js';
 import { backoff, type ResolvedRetry, resolveRetry, sleep, uuid } from './retry.js';
+import { Subscriptions } from './subscriptions.js';
 import type {
   BatchOptions,
   BatchReplyFor,
@@ -41,30 +44,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const QUERY_OPTIONS = ['template', 'minScore', 'explain', 'limit', 'format'] as const;
 const UPLOAD_OPTIONS = ['template', 'minScore', 'explain', 'limit'] as const;
 
-interface Exchange {
-  method: 'GET' | 'POST' | 'PUT';
-  /** The path after the base URL, e.g. `/v2/identities/byEmail`. */
-  path: string;
-  query: URLSearchParams;
-  accept: string;
-  headers: Record<string, string>;
-  body?: () => Promise<PreparedBody>;
-  replayable: boolean;
-  idempotencyKey: string | undefined;
-  /** Hand back the reply as a stream (CSV) rather than reading it whole (JSON). */
-  stream: boolean;
-  options: CallOptions;
-}
-
-interface Exchanged {
-  response: Response;
-  meta: ReplyMeta;
-  /** For a streamed reply: releasing the call, stopping it, and why it was aborted. */
-  hooks: CsvReplyHooks;
-  /** The JSON reply's text, read within the timeout. */
-  text?: string;
-}
-
 /**
  * A client of the Tessera lookup API.
  *
@@ -81,6 +60,10 @@ export class TesseraClient extends Lookups {
 
   readonly baseUrl: string;
   readonly timeoutMs: number;
+  /** Bulk jobs: a CSV of any length looked up in the background (POST /v2/jobs and after). */
+  readonly jobs: Jobs;
+  /** Change subscriptions: an `identity.changed` webhook event each time a subscribed identity changes. */
+  readonly subscriptions: Subscriptions;
   private readonly authorizer: Authorizer;
   private readonly retry: RetryOptions | false | undefined;
   private readonly fetchImpl: typeof fetch;
@@ -99,6 +82,12 @@ export class TesseraClient extends Lookups {
     if (typeof fetchImpl !== 'function') throw new TypeError('No fetch: use Node 20 or later, or pass options.fetch.');
     this.fetchImpl = (input, init) => fetchImpl(input, init);
     this.headers = { ...options.headers };
+    const caller: Caller = {
+      json: (x) => this.reply(x, false) as ReturnType<Caller['json']>,
+      stream: (x) => this.exchange(x),
+    };
+    this.jobs = new Jobs(caller);
+    this.subscriptions = new Subscriptions(caller);
   }
 
   /** How the key is presented: plain, signed or legacy. */

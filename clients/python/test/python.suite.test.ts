@@ -1,12 +1,13 @@
 /**
  * The Python client's suite (issue 17): its unittest tests run against a really started server (200 seeded
- * people) with keys made for the run, the README's first example runs as written from a package pip-installed
- * into a fresh virtual environment, and the 429 retry is shown end to end with a real wait for Retry-After.
+ * people, bulk jobs run) with keys made for the run (one of an organization, for subscriptions), the README's first
+ * example runs as written from a package pip-installed into a fresh virtual environment, its bulk job and subscription
+ * examples from the source tree, and the 429 retry is shown end to end with a real wait for Retry-After.
  *
  * The three Python runs start together (after the keys are made) and each test awaits its own: the real 429 wait
  * (60 to 120 s, a one-minute sliding window) overlaps the rest.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,7 @@ const PKG = fileURLToPath(new URL('..', import.meta.url));
 const PYTHON = process.env.PYTHON ?? 'python3';
 const suiteStarted = Date.now();
 
-const env = useClientServer();
+const env = useClientServer({ organizationKey: true });
 const tmp = mkdtempSync(path.join(tmpdir(), 'tessera-python-client-'));
 const VENV_PYTHON = path.join(tmp, 'venv', 'bin', 'python');
 
@@ -67,6 +68,7 @@ beforeAll(async () => {
     TESSERA_LIMITED_KEY: limited.key,
     TESSERA_WAIT_KEY: wait.key,
     TESSERA_USAGE_KEY: usage.key,
+    TESSERA_ORG_KEY: env.organizationKey!.key,
     TESSERA_REQUIRE_LIVE: '1',
     PYTHONDONTWRITEBYTECODE: '1',
   });
@@ -90,7 +92,8 @@ describe('python client', () => {
     expect(result.stderr).not.toMatch(/\bskipped\b/);
     const ran = Number(/Ran (\d+) tests?/.exec(result.stderr)?.[1] ?? 0);
     expect(ran).toBeGreaterThanOrEqual(80);
-    for (const module of ['test_live', 'test_network', 'test_transport', 'test_offline', 'test_packaging']) {
+    const modules = ['test_live', 'test_network', 'test_transport', 'test_offline', 'test_packaging', 'test_jobs'];
+    for (const module of [...modules, 'test_subscriptions']) {
       expect(result.stderr).toContain(`(${module}.`);
     }
   });
@@ -129,6 +132,29 @@ describe('python client', () => {
     const identities = JSON.parse(result.stdout) as { id: number; emails: { address: string }[] }[];
     expect(identities.map((i) => i.id)).toContain(env.identityId);
     expect(identities[0]?.emails.map((e) => e.address)).toContain(env.email);
+  });
+
+  it("runs the README's bulk job and subscription examples as written (examples/bulk_job.py, subscriptions.py)", async () => {
+    // tests/test_jobs.py checks they are the README's; here they run from the source tree, in a folder of their own,
+    // once the unittest run is over (its tests list the same key's jobs and the organization's subscriptions).
+    await unit;
+    const dir = mkdtempSync(path.join(tmp, 'examples-'));
+    writeFileSync(path.join(dir, 'customers.csv'), `ref,email\nc-1,${env.email}\nc-2,nobody@example.com\n`);
+    const source = { ...childEnv, PYTHONPATH: path.join(PKG, 'src') };
+    const bulk = await run(PYTHON, [path.join(PKG, 'examples/bulk_job.py')], { cwd: dir, env: source });
+    expect(bulk.code, explain('examples/bulk_job.py', bulk)).toBe(0);
+    expect(bulk.stdout).toMatch(/completed: 2 of 2 rows\n1 of 2 rows matched; \d+ bytes in customers-result\.csv\n$/);
+    expect(readFileSync(path.join(dir, 'customers-result.csv'), 'utf8')).toContain(`c-1,${env.email},`);
+
+    const organization = { ...source, TESSERA_API_KEY: env.organizationKey!.key };
+    const subscribed = await run(PYTHON, [path.join(PKG, 'examples/subscriptions.py')], {
+      cwd: dir,
+      env: organization,
+    });
+    expect(subscribed.code, explain('examples/subscriptions.py', subscribed)).toBe(0);
+    const made = /^subscription (\d+) follows identity (\d+)\n/.exec(subscribed.stdout);
+    expect(made?.[2]).toBe(String(env.identityId));
+    expect(subscribed.stdout).toContain(`\n${made?.[1]} ${env.identityId} email\n`);
   });
 
   it('retries a 429 after its Retry-After and is served (a real wait)', async () => {

@@ -6,6 +6,7 @@ The live tests read the server the suite started (clients/python/test/python.sui
     TESSERA_IDENTITY_ID     the id of the person TESSERA_EMAIL belongs to
     TESSERA_LEGACY_KEY      a key made with legacy signing on
     TESSERA_LIMITED_KEY     a key made with rateLimit 1 (one request a minute)
+    TESSERA_ORG_KEY         a key of an administrator of an organization with a contract in force (subscriptions)
 
 Without them the live tests are skipped, unless TESSERA_REQUIRE_LIVE=1 (as the suite sets), when they fail.
 """
@@ -33,6 +34,7 @@ LIVE_VARIABLES = (
     "TESSERA_IDENTITY_ID",
     "TESSERA_LEGACY_KEY",
     "TESSERA_LIMITED_KEY",
+    "TESSERA_ORG_KEY",
 )
 MISSING = [name for name in LIVE_VARIABLES if not os.environ.get(name)]
 LIVE = not MISSING

@@ -8,6 +8,7 @@
 export const API_VERSION = '2.1.0';
 
 export * from './inputs.js';
+export * from './jobs.js';
 export * from './lookups.js';
 export * from './records.js';
 export * from './usage.js';

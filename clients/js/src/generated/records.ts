@@ -241,6 +241,7 @@ export interface ErrorBody {
     | 'not_found'
     | 'method_not_allowed'
     | 'conflict'
+    | 'gone'
     | 'precondition_failed'
     | 'payload_too_large'
     | 'unsupported_media_type'

@@ -33,7 +33,8 @@ export interface UsageCall {
     | '/bySha256'
     | '/byVehicle'
     | '/segments'
-    | '/templates/preview';
+    | '/templates/preview'
+    | '/subscriptions/event';
   status: number;
   inputs: number;
   inputsWithIdentities: number;
@@ -204,7 +205,8 @@ export interface UsageSeriesQuery {
     | '/bySha256'
     | '/byVehicle'
     | '/segments'
-    | '/templates/preview';
+    | '/templates/preview'
+    | '/subscriptions/event';
   /**
    * The buckets of the series: hour, day, week (from Monday) or month, starting in `tz`; at most 10,000 points.
    *
@@ -286,7 +288,8 @@ export interface UsageTotalsQuery {
     | '/bySha256'
     | '/byVehicle'
     | '/segments'
-    | '/templates/preview';
+    | '/templates/preview'
+    | '/subscriptions/event';
 }
 
 /** The query of a page of calls (GET /v2/usage/calls). */
@@ -331,7 +334,8 @@ export interface UsageCallsQuery {
     | '/bySha256'
     | '/byVehicle'
     | '/segments'
-    | '/templates/preview';
+    | '/templates/preview'
+    | '/subscriptions/event';
   /**
    * Calls a page: one of 10, 25, 100, 250, 1000.
    *

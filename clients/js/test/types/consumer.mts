@@ -1,7 +1,7 @@
 // Compiled by the suite (tsc, module nodenext, no @types/node) against the built package's declarations, as an ESM
 // consumer resolves them through the exports map. The @ts-expect-error lines must stay errors.
 import { type CsvReply, type FullIdentity, type Identity, type TesseraClient, TesseraError } from '@tessera/client';
-import { csvFile } from '@tessera/client/node';
+import { csvFile, saveJobResult } from '@tessera/client/node';
 
 export async function consumer(client: TesseraClient): Promise<unknown[]> {
   const full = await client.byEmail('a@b.example');
@@ -35,5 +35,31 @@ export async function consumer(client: TesseraClient): Promise<unknown[]> {
   } catch (error) {
     if (error instanceof TesseraError) rows.push([error.code, String(error.status), error.requestId ?? '']);
   }
-  return [id, sha256, first, free, notANumber, csv, pii, metadata, generic, rows, full.meta.requestId];
+  const job = await client.jobs.submit('byEmail', csvFile('emails.csv'), { format: 'jsonl', template: 3 });
+  const total: number = job.rows.total;
+  // @ts-expect-error: a job's result is csv or jsonl
+  await client.jobs.submit('byEmail', 'email\n', { format: 'xml' });
+  const ended = await client.jobs.wait(job.id, { intervalMs: 1_000, timeoutMs: 60_000 });
+  for await (const item of (await client.jobs.result(ended.id)).items()) rows.push([item.error ?? '']);
+  const saved: number = (await saveJobResult(client, ended.id, 'result.jsonl')).bytes;
+  const subscription = await client.subscriptions.create({ email: 'a@b.example', template: 2 });
+  const identityId: number = subscription.identityId;
+  // @ts-expect-error: a subscription's id is a number
+  await client.subscriptions.get('1');
+  return [
+    id,
+    sha256,
+    first,
+    free,
+    notANumber,
+    csv,
+    pii,
+    metadata,
+    generic,
+    rows,
+    full.meta.requestId,
+    total,
+    saved,
+    identityId,
+  ];
 }

@@ -16,6 +16,7 @@ from .errors import (
     AuthenticationError,
     BadRequestError,
     ConflictError,
+    GoneError,
     NotFoundError,
     PaymentRequiredError,
     PermissionDeniedError,
@@ -26,6 +27,8 @@ from .errors import (
     UnavailableError,
     UnprocessableError,
 )
+from .jobs import ENDED_JOB_STATUSES, Job, JobPage, JobResult, JobResultItem, JobRows, Jobs
+from .subscriptions import DeletedSubscription, Subscription, SubscriptionPage, Subscriptions
 from .types import (
     AnyInput,
     BatchItem,
@@ -52,6 +55,8 @@ from .types import (
     TemplateIdentity,
     VehicleInput,
 )
+
+from .webhooks import WebhookVerificationError, verify_webhook, webhook_signature
 
 #: The same class under a generic name.
 Client = Tessera
@@ -80,6 +85,7 @@ __all__ = [
     "PermissionDeniedError",
     "NotFoundError",
     "ConflictError",
+    "GoneError",
     "UnprocessableError",
     "RateLimitError",
     "UnavailableError",
@@ -109,4 +115,18 @@ __all__ = [
     "Sha256Input",
     "TemplateIdentity",
     "VehicleInput",
+    "Jobs",
+    "Job",
+    "JobRows",
+    "JobPage",
+    "JobResult",
+    "JobResultItem",
+    "ENDED_JOB_STATUSES",
+    "Subscriptions",
+    "Subscription",
+    "SubscriptionPage",
+    "DeletedSubscription",
+    "WebhookVerificationError",
+    "verify_webhook",
+    "webhook_signature",
 ]

@@ -45,6 +45,8 @@ from ._version import __version__
 from .auth import KEY_FORMS, KeyForm, authorization, split_key
 from .csvstream import CsvStream
 from .errors import TesseraConnectionError, TesseraError, TesseraTimeoutError, error_from_reply
+from .jobs import Jobs
+from .subscriptions import Subscriptions
 from .types import (
     AnyInput,
     BatchResult,
@@ -230,6 +232,10 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+#: ``request(timeout=...)`` not given: the client's timeout.
+_CLIENT_TIMEOUT: Any = object()
+
+
 class Tessera:
     """A client of the Tessera lookup API.
 
@@ -324,6 +330,10 @@ class Tessera:
         self.by_vehicle: Endpoint[VehicleInput] = Endpoint(self, "byVehicle", "vin")
         self.by_id: Endpoint[IdInput] = Endpoint(self, "byId", "id")
         self.by_any: Endpoint[AnyInput] = Endpoint(self, "byAny", None)
+        #: Bulk jobs: a CSV of any length looked up in the background (:class:`~tessera.jobs.Jobs`).
+        self.jobs = Jobs(self)
+        #: Change subscriptions, for ``identity.changed`` webhook events (:class:`~tessera.subscriptions.Subscriptions`).
+        self.subscriptions = Subscriptions(self)
 
     @property
     def base_url(self) -> str:
@@ -384,9 +394,15 @@ class Tessera:
         upload: Optional[UploadSource] = None,
         accept_csv: bool = False,
         idempotency_key: Optional[str] = None,
+        unkeyed: bool = False,
+        timeout: Any = _CLIENT_TIMEOUT,
     ) -> Reply:
         """Sends a request to ``path`` (below the base URL) with retries, and returns a 2xx reply whose body is yet
-        to be read; any other reply is raised as an :class:`~tessera.errors.ApiError`. The endpoints use this."""
+        to be read; any other reply is raised as an :class:`~tessera.errors.ApiError`. The endpoints use this.
+
+        ``unkeyed``: a call the server takes no Idempotency-Key for (a job's cancel, a subscription's delete) sends
+        none; it is retried on 429 and 503, which ran nothing, but not after getting no reply, since it may have run.
+        ``timeout``: this call's, instead of the client's."""
         method = method.upper()
         target = self._base.prefix + quote(path, safe="/:@")
         if query:
@@ -399,14 +415,17 @@ class Tessera:
         source = _Upload(upload) if upload is not None else None
         if source is not None:
             content_type = "text/csv; charset=utf-8"
-        key = idempotency_key
-        if key is None and method in ("POST", "PUT") and self.idempotency_keys:
+        key = None if unkeyed else idempotency_key
+        if key is None and method in ("POST", "PUT") and self.idempotency_keys and not unkeyed:
             key = str(uuid.uuid4())
         if key is not None and not (1 <= len(key) <= 255 and all(33 <= ord(c) <= 126 for c in key)):
             raise ValueError("An Idempotency-Key is 1 to 255 visible ASCII characters.")
-        retryable = method in ("GET", "HEAD") or key is not None
+        # Sent again after no reply only where a repeat is safe; after a 429 or 503 (nothing ran) also when unkeyed.
+        replay_safe = method in ("GET", "HEAD") or key is not None
+        retryable = replay_safe or unkeyed
         if source is not None and not source.replayable:
-            retryable = False
+            retryable = replay_safe = False
+        wait_for = self.timeout if timeout is _CLIENT_TIMEOUT else timeout
         attempt = 0
         while True:
             attempt += 1
@@ -424,12 +443,12 @@ class Tessera:
                     headers,
                     body=body,
                     chunks=source.chunks() if source is not None else None,
-                    timeout=self.timeout,
-                    reuse=retryable,
+                    timeout=wait_for,
+                    reuse=replay_safe,
                 )
             except (TesseraConnectionError, TesseraTimeoutError):
                 # No reply: the request may or may not have run. Sent again only where a repeat is safe.
-                if not (retryable and self.retry_network_errors and attempt <= self.max_retries):
+                if not (replay_safe and self.retry_network_errors and attempt <= self.max_retries):
                     raise
                 self._sleep(self._backoff(attempt))
                 continue

@@ -93,11 +93,16 @@ class PermissionDeniedError(ApiError):
 
 
 class NotFoundError(ApiError):
-    """404: e.g. the template named was deleted."""
+    """404: e.g. the template named was deleted; no such job or subscription, or an identity no one holds."""
 
 
 class ConflictError(ApiError):
-    """409: a request with this Idempotency-Key is still running (or its reply was too large to keep)."""
+    """409: a request with this Idempotency-Key is still running (or its reply was too large to keep); a job that has
+    not ended yet (its result) or has ended already (a cancel)."""
+
+
+class GoneError(ApiError):
+    """410: a job's result that was deleted, its keeping time past."""
 
 
 class UnprocessableError(ApiError):
@@ -113,7 +118,8 @@ class UnavailableError(ApiError):
 
 
 class TesseraTimeoutError(TesseraError):
-    """No reply (or no more of a streamed reply) within the client's timeout."""
+    """No reply (or no more of a streamed reply) within the client's timeout; or a job not ended within the time
+    :meth:`~tessera.jobs.Jobs.wait` was given."""
 
 
 class TesseraConnectionError(TesseraError):
@@ -127,6 +133,7 @@ _BY_STATUS: Dict[int, Type[ApiError]] = {
     403: PermissionDeniedError,
     404: NotFoundError,
     409: ConflictError,
+    410: GoneError,
     422: UnprocessableError,
     429: RateLimitError,
     503: UnavailableError,

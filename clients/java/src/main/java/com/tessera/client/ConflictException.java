@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * 409: a request under the same Idempotency-Key is still running; try again once it is done.
+ * 409: a request under the same Idempotency-Key is still running (try again once it is done); a bulk job's result
+ * asked for before the job has ended, or a job cancelled once it has ended.
  *
  * <p>A {@link TesseraException}, so a catch of that still catches it.
  */

@@ -71,11 +71,16 @@ public final class LookupOptions {
    * makes a random one per call (unless turned off in the builder); either way the same key is sent on every retry.
    */
   public LookupOptions idempotencyKey(String key) {
+    return new LookupOptions(template, minScore, explain, limit, checkedIdempotencyKey(key), timeout);
+  }
+
+  /** The key, if it is 1 to 255 visible ASCII characters. */
+  static String checkedIdempotencyKey(String key) {
     Objects.requireNonNull(key, "key");
     if (key.isEmpty() || key.length() > 255 || !key.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
       throw new IllegalArgumentException("An Idempotency-Key is 1 to 255 visible ASCII characters.");
     }
-    return new LookupOptions(template, minScore, explain, limit, key, timeout);
+    return key;
   }
 
   /** This call's timeout, instead of the client's. */

@@ -79,6 +79,8 @@ public final class TesseraClient {
   /** The proxy selector given, or null for the JVM's default (its http(s).proxyHost settings). */
   private final ProxySelector proxy;
   private final HttpClient http;
+  private final Jobs jobs = new Jobs(this);
+  private final Subscriptions subscriptions = new Subscriptions(this);
 
   /** Waits between retries; replaced in tests. */
   @FunctionalInterface
@@ -122,6 +124,16 @@ public final class TesseraClient {
 
   public RetryPolicy retryPolicy() {
     return retry;
+  }
+
+  /** Bulk jobs: a CSV of any length looked up in the background ({@code /v2/jobs}). */
+  public Jobs jobs() {
+    return jobs;
+  }
+
+  /** Change subscriptions, for {@code identity.changed} webhook events ({@code /v2/subscriptions}). */
+  public Subscriptions subscriptions() {
+    return subscriptions;
   }
 
   // ----------------------------------------------------------------------------------------- single lookups (GET)
@@ -456,8 +468,50 @@ public final class TesseraClient {
 
   // ------------------------------------------------------------------------------------------------ transport
 
+  /**
+   * A call of {@link Jobs} and {@link Subscriptions}: a 429 or 503 (nothing ran) is retried as the policy says; a
+   * call that got no reply only when it is a GET or carries an Idempotency-Key ({@code key}, or null).
+   */
+  Reply call(
+      String method,
+      String path,
+      Map<String, String> query,
+      RequestBody body,
+      String key,
+      Duration wait,
+      boolean stream) {
+    return send(method, resolve(path, query), body, key, wait != null ? wait : timeout, stream);
+  }
+
+  /** The Idempotency-Key to send: the one given, else a random one unless the builder turned them off. */
+  String idempotencyKeyOr(String given) {
+    if (given != null) return given;
+    return autoIdempotencyKeys ? UUID.randomUUID().toString() : null;
+  }
+
+  /** How much of an upload stream is kept to send it again on a retry. */
+  int uploadRetryBuffer() {
+    return uploadRetryBuffer;
+  }
+
+  /** A JSON reply, read whole and parsed. */
+  Map<String, Object> json(Reply reply) {
+    return jsonObject(reply);
+  }
+
+  /** Waits between two reads of a job (the sleeper tests replace). */
+  void poll(Duration delay) {
+    try {
+      sleeper.sleep(delay);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TesseraException(
+          0, TesseraException.INTERRUPTED, "Interrupted while waiting for a job.", null, null, null, null, e);
+    }
+  }
+
   /** A successful reply: its info and its (decoded) body. */
-  private static final class Reply {
+  static final class Reply {
     final ResponseInfo info;
     final InputStream body;
 
@@ -476,6 +530,12 @@ public final class TesseraClient {
       LookupOptions options,
       boolean stream) {
     Duration wait = options.timeout() != null ? options.timeout() : timeout;
+    return send(method, uri, body == null ? null : RequestBody.of(contentType, body), idempotencyKey, wait, stream);
+  }
+
+  private Reply send(
+      String method, URI uri, RequestBody body, String idempotencyKey, Duration wait, boolean stream) {
+    TesseraException last = null;
     for (int attempt = 1; ; attempt++) {
       HttpRequest.Builder rb =
           HttpRequest.newBuilder(uri)
@@ -486,7 +546,9 @@ public final class TesseraClient {
       if (compression) rb.header("Accept-Encoding", "gzip, deflate");
       if (idempotencyKey != null) rb.header("Idempotency-Key", idempotencyKey);
       if (body != null) {
-        rb.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpRequest.BodyPublisher publisher = body.publisher();
+        if (publisher == null) throw last; // a stream that cannot be sent again: the last refusal stands
+        rb.header("Content-Type", body.contentType()).method(method, publisher);
       } else {
         rb.method(method, HttpRequest.BodyPublishers.noBody());
       }
@@ -535,6 +597,7 @@ public final class TesseraClient {
         boolean safe = "GET".equals(method) || idempotencyKey != null;
         if (!safe || !retry.networkErrors() || attempt > retry.maxRetries()) throw failure;
         pause(retry.backoff(attempt), failure, attempt);
+        last = failure;
         continue;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -564,6 +627,7 @@ public final class TesseraClient {
       Duration delay = retryDelay(error, attempt);
       if (delay == null) throw error;
       pause(delay, error, attempt);
+      last = error;
     }
   }
 
@@ -682,8 +746,7 @@ public final class TesseraClient {
   }
 
   private String idempotencyKey(LookupOptions options) {
-    if (options.idempotencyKey() != null) return options.idempotencyKey();
-    return autoIdempotencyKeys ? UUID.randomUUID().toString() : null;
+    return idempotencyKeyOr(options.idempotencyKey());
   }
 
   private URI getUri(Endpoint endpoint, LookupInput input, LookupOptions options, String format) {

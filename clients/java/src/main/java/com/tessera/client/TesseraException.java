@@ -11,8 +11,9 @@ import java.util.Map;
  *
  * <p>Each kind of refusal has a subclass, so it can be caught alone: {@link InvalidRequestException} (400, 422),
  * {@link AuthenticationException} (401), {@link PaymentRequiredException} (402), {@link PermissionException} (403),
- * {@link NotFoundException} (404), {@link ConflictException} (409), {@link RateLimitException} (429) and {@link
- * ServerException} (500 and above). Other statuses (405, 413, 415, 451) are a plain {@code TesseraException}.
+ * {@link NotFoundException} (404), {@link ConflictException} (409), {@link GoneException} (410), {@link
+ * RateLimitException} (429) and {@link ServerException} (500 and above). Other statuses (405, 413, 415, 451) are a
+ * plain {@code TesseraException}.
  *
  * <p>{@link #getMessage()} is the server's {@code error} text, safe to show to a person; when the body is not the
  * API's JSON, the body as plain text, else the status's standard name (Unauthorized, Forbidden, ...), else the status
@@ -161,6 +162,8 @@ public class TesseraException extends RuntimeException {
         return new NotFoundException(status, code, message, requestId, fields, retryAfter, headers, null);
       case 409:
         return new ConflictException(status, code, message, requestId, fields, retryAfter, headers, null);
+      case 410:
+        return new GoneException(status, code, message, requestId, fields, retryAfter, headers, null);
       case 429:
         return new RateLimitException(status, code, message, requestId, fields, retryAfter, headers, null);
       default:
@@ -189,6 +192,8 @@ public class TesseraException extends RuntimeException {
         return "Request Timeout";
       case 409:
         return "Conflict";
+      case 410:
+        return "Gone";
       case 413:
         return "Payload Too Large";
       case 415:
@@ -229,6 +234,8 @@ public class TesseraException extends RuntimeException {
         return "method_not_allowed";
       case 409:
         return "conflict";
+      case 410:
+        return "gone";
       case 413:
         return "payload_too_large";
       case 415:
