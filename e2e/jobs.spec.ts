@@ -130,7 +130,7 @@ async function uploadOnPage(page: Page, csv: string, name: string) {
 
 /** The id of the job the form just made, from its status line. */
 async function madeJobId(page: Page): Promise<string> {
-  const status = page.getByTestId('job-made');
+  const status = page.getByTestId('new-job-done');
   await status.getByText(/^Job job_[0-9a-f]{24} is queued/).waitFor();
   return /job_[0-9a-f]{24}/.exec((await status.textContent()) ?? '')![0];
 }

@@ -26,6 +26,7 @@ export { checkText, type FieldCheck, type FormValues, RULES, type RuleName } fro
 export { FormActions } from './form-actions';
 export { FormContainer } from './form-container';
 export { useFormContext } from './form-context';
+export { type FormFailure, FormOutcome } from './form-outcome';
 export { PasswordChecklist } from './password-checklist';
 export { ConfirmPasswordField, NewPasswordField } from './password-fields';
 export { StaleAlert } from './stale-alert';

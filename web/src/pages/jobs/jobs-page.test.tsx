@@ -245,7 +245,7 @@ describe('New Job', () => {
     expect(network.headersOf(post)['content-type']).toBe('text/csv');
     expect(network.headersOf(post)['x-requested-with']).toBe('XMLHttpRequest');
     expect(screen.getAllByTestId('job-row').map((r) => r.dataset.jobId)).toEqual([made.id, ID.done]);
-    expect(screen.getByTestId('job-made').textContent).toContain(made.id);
+    expect(screen.getByTestId('new-job-done').textContent).toContain(made.id);
     expect(screen.queryByRole('alert')).toBeNull();
   });
 

@@ -5,8 +5,6 @@
  * alert beside the form, in the server's words. A job made goes to the top of the page's list.
  */
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -19,7 +17,7 @@ import { errorTitle } from '@tessera/common/errors';
 import { JOB_FORMATS, type Job } from '@tessera/common/jobs';
 import { LOOKUP_ENDPOINT_NAMES, LOOKUP_ENDPOINTS, type LookupEndpoint } from '@tessera/common/lookups';
 import { useState } from 'react';
-import { type FormApi, FormContainer, TextInput, useForm } from '../../forms';
+import { type FormApi, FormContainer, type FormFailure, FormOutcome, TextInput, useForm } from '../../forms';
 import { useField } from '../../forms/form-context';
 import { ApiError } from '../../lib/api';
 import { startJob } from './job-api';
@@ -87,7 +85,7 @@ function CsvFileField({ file, onFile }: { file: File | null; onFile: (file: File
 export function NewJobForm({ templates, onMade }: { templates: TemplateChoice[]; onMade: (job: Job) => void }) {
   const form = useForm<NewJobValues>(EMPTY_JOB);
   const [file, setFile] = useState<File | null>(null);
-  const [failure, setFailure] = useState<{ title: string; text: string } | null>(null);
+  const [failure, setFailure] = useState<FormFailure | null>(null);
   const [done, setDone] = useState('');
   const endpoint = (LOOKUP_ENDPOINT_NAMES as string[]).includes(form.values.endpoint)
     ? (form.values.endpoint as LookupEndpoint)
@@ -199,20 +197,7 @@ export function NewJobForm({ templates, onMade }: { templates: TemplateChoice[];
           </Box>
         </Stack>
       </FormContainer>
-      {failure && (
-        <Alert severity="error" data-testid="job-refused" sx={{ mt: 2 }} onClose={() => setFailure(null)}>
-          <AlertTitle>{failure.title}</AlertTitle>
-          {failure.text}
-        </Alert>
-      )}
-      <Typography
-        role="status"
-        data-testid="job-made"
-        color="text.secondary"
-        sx={{ mt: done ? 2 : 0, overflowWrap: 'anywhere' }}
-      >
-        {done}
-      </Typography>
+      <FormOutcome failure={failure} onDismiss={() => setFailure(null)} done={done} testId="new-job" />
     </Paper>
   );
 }

@@ -5,8 +5,6 @@
  * in an alert beside the form, naming the problem. A subscription made goes to the page's list, and a status line
  * says so.
  */
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
@@ -14,7 +12,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { Subscription } from '@tessera/common/subscriptions';
 import { useState } from 'react';
-import { FormContainer, TextInput, useForm } from '../../forms';
+import { FormContainer, FormOutcome, TextInput, useForm } from '../../forms';
 import { ApiError } from '../../lib/api';
 import { subscribe } from './subscription-api';
 import {
@@ -150,20 +148,13 @@ export function SubscribeForm({
           </Button>
         </Box>
       </FormContainer>
-      {failure && (
-        <Alert severity="error" data-testid="subscribe-error" sx={{ mt: 1 }} onClose={() => setFailure(null)}>
-          <AlertTitle>{NOT_SUBSCRIBED}</AlertTitle>
-          <span data-testid="subscribe-error-text">{failure}</span>
-        </Alert>
-      )}
-      <Typography
-        role="status"
-        data-testid="subscribe-done"
-        color="text.secondary"
-        sx={{ mt: done ? 1 : 0, overflowWrap: 'anywhere' }}
-      >
-        {done}
-      </Typography>
+      <FormOutcome
+        failure={failure === null ? null : { title: NOT_SUBSCRIBED, text: failure }}
+        onDismiss={() => setFailure(null)}
+        done={done}
+        testId="subscribe"
+        gap={1}
+      />
     </Paper>
   );
 }
