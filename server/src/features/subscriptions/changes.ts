@@ -4,6 +4,7 @@
  * the webhook worker claims deliveries, so two processes never take the same change; a process that stops leaves its
  * changes to whoever claims them after the lease. A change is deleted under its token once its events are enqueued.
  */
+import { hasRank, type Role } from '@tessera/common/roles';
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import { rows } from '../../db/rows';
@@ -94,24 +95,29 @@ export async function subscriptionsOf(db: Executor, identityId: number): Promise
     sql`select s.id, s.organization_id, s.user_id, u.role, s.key_id, s.input_kind, s.input_value, s.template_id,
         u.allowed_record_types as user_types, k.allowed_record_types as key_types
       from identity_subscriptions s
-      join users u on u.id = s.user_id and u.deleted_at is null
+      join users u on u.id = s.user_id and u.deleted_at is null and u.is_active
+        and u.organization_id = s.organization_id
       left join api_keys k on k.id = s.key_id
       where s.identity_id = ${identityId} and s.deleted_at is null
-        and (s.key_id is null or (k.deleted_at is null and k.mode = 'live'))
+        and (s.key_id is null or (k.deleted_at is null and k.mode = 'live'
+          and (k.expires_at is null or k.expires_at > now())))
       order by s.id`,
   );
-  return found.map((r) => ({
-    id: r.id,
-    organizationId: r.organization_id,
-    userId: r.user_id,
-    role: r.role,
-    keyId: r.key_id,
-    inputKind: r.input_kind,
-    inputValue: r.input_value,
-    templateId: r.template_id,
-    userTypes: r.user_types,
-    keyTypes: r.key_types,
-  }));
+  // As a lookup of theirs would be refused: a user deactivated, moved, below 'user', or a key expired sends nothing.
+  return found
+    .filter((r) => hasRank(r.role as Role, 'user'))
+    .map((r) => ({
+      id: r.id,
+      organizationId: r.organization_id,
+      userId: r.user_id,
+      role: r.role,
+      keyId: r.key_id,
+      inputKind: r.input_kind,
+      inputValue: r.input_value,
+      templateId: r.template_id,
+      userTypes: r.user_types,
+      keyTypes: r.key_types,
+    }));
 }
 
 /** True when the person is suppressed (as a person, not an e-mail or phone of theirs). */

@@ -132,6 +132,37 @@ describe('the notifier', () => {
     expect(await eventsOf(suspended.org.id)).toEqual([expect.objectContaining({ identityId: p.id, suppressed: true })]);
   });
 
+  it('sends nothing for a subscriber deactivated or a key expired since, as their lookups would be refused', async () => {
+    const { org, cookie } = await subscriber();
+    const member = await makeUser(t.database, 'user', org.id);
+    const memberCookie = await signIn(t.app, member.email);
+    const key = Object.values((await api.post('/v2/keys', cookie, { name: 'expiring' })).json().keys)[0] as {
+      id: string;
+      secret: string;
+    };
+    const p = person();
+    await load(t.database, p);
+    await subscribe(memberCookie, { identityId: p.id });
+    const byKey = await t.app.inject({
+      method: 'POST',
+      url: '/v2/subscriptions',
+      headers: { authorization: `Bearer ${key.id}${key.secret}`, 'content-type': 'application/json' },
+      payload: { identityId: p.id },
+    });
+    expect(byKey.statusCode, byKey.body).toBe(201);
+    await load(t.database, { ...p, lastName: 'Before' });
+    await t.app.subscriptions.runOnce();
+    // One event for each of the two subscriptions.
+    expect(await eventsOf(org.id)).toHaveLength(2);
+
+    const off = await api.put(`/v2/users/${member.id}`, cookie, { isActive: false });
+    expect(off.statusCode, off.body).toBe(200);
+    await t.database.query(`update api_keys set expires_at = now() - interval '1 minute' where id = $1`, [key.id]);
+    await load(t.database, { ...p, lastName: 'After' });
+    await t.app.subscriptions.runOnce();
+    expect(await eventsOf(org.id)).toHaveLength(2);
+  });
+
   it('keeps no record of a person suppressed, not even of their changes waiting to go out', async () => {
     const { org, cookie } = await subscriber();
     const p = person();
