@@ -63,4 +63,8 @@ export const JOB_MESSAGES = {
   expired: (days: number) => `The job's result was deleted: results are kept ${days} days after a job ends.`,
   ended: (status: string) => `The job has already ended (${status}).`,
   empty: 'The CSV has a header but no rows.',
+  makerInactive: 'The user who made this job is no longer active.',
+  makerMoved: 'The user who made this job has moved to another organization.',
+  resultTypes: (types: readonly string[]) =>
+    `This job's result may hold record types you may not see (${types.join(', ')}); ask its maker or an administrator who may see them.`,
 } as const;

@@ -26,6 +26,8 @@ export const contracts = pgTable(
     rateLimit: integer('rate_limit'),
     pricePerEvent: price('price_per_event'),
     subscriptionLimit: integer('subscription_limit'),
+    /** Permissible purposes its lookups may name (issue 34, common/purposes.ts); null or empty: none is required. */
+    purposes: text('purposes').array(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -36,6 +36,8 @@ export const apiKeys = pgTable(
     mode: text('mode', { enum: ['live', 'test'] })
       .notNull()
       .default('live'),
+    /** The permissible purpose a call names when it names none (issue 34); null: none. */
+    defaultPurpose: text('default_purpose'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Revoked: refused everywhere, kept for usage history. */

@@ -44,6 +44,8 @@ export const lookupAudit = pgTable(
     input: integer('input').notNull(),
     valueHmacs: text('value_hmacs').array().notNull(),
     identityIds: bigint('identity_ids', { mode: 'number' }).array().notNull(),
+    /** The permissible purpose the lookup was made for (issue 34); null: none was named. */
+    purpose: text('purpose'),
   },
   (t) => [
     primaryKey({ columns: [t.id, t.at] }),

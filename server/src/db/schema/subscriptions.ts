@@ -27,6 +27,8 @@ export const identitySubscriptions = pgTable(
     inputKind: text('input_kind'),
     inputValue: text('input_value'),
     templateId: integer('template_id').notNull(),
+    /** The permissible purpose it was made for (issue 34); null: none named, none required then. */
+    purpose: text('purpose'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },

@@ -4,6 +4,7 @@
  * only under the lease it was claimed with and only for the chunk the job is at, so a chunk is answered and billed
  * once whoever runs it: a runner that lost its lease (or whose job was cancelled) rolls back and stops.
  */
+import { purposeRefusal } from '@tessera/common/purposes';
 import { emptyMetrics } from '@tessera/common/usage';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
@@ -16,6 +17,7 @@ import { type Admitted, type LookupDeps, prepare, TemplateFailure } from '../ide
 import type { AuditedInput } from '../lookup-audit/entries';
 import { type UsageEvent, writeUsage } from '../usage/metering';
 import type { JobRow } from './repo';
+import { callerNow, noteResultTypes } from './standing';
 import { decodeRecords } from './upload';
 
 /** A statement with $1, $2 … placeholders as drizzle SQL, to run in a transaction (the usage write's own text). */
@@ -54,7 +56,7 @@ function jsonLines(job: JobRow, batch: LookedUp[]): string {
   return out;
 }
 
-export const KEY_GONE = 'The API key that made this job was revoked or has expired.';
+export { KEY_GONE } from './standing';
 export const INPUT_LOST = 'The rows of this job were lost before they were looked up; please submit the CSV again.';
 
 /** A chunk's input is gone (nothing of ours deletes it while the job runs): the job cannot go on, so it fails. */
@@ -82,20 +84,19 @@ export class ChunkFailed extends Error {
 }
 
 /**
- * The caller as the job was made, admitted again now: a job goes on only while the key that made it is live, and its
- * organization may call (a 402 or a 403 ends the job, with its message).
+ * The caller as the job was made, standing as its user and key stand now and admitted again: a job goes on only while
+ * the key that made it is live and its user active in the organization, with the record types they have now, and while
+ * its organization may call (a 402 or a 403 ends the job, with its message), for the permissible purpose the job was
+ * made for if its contract still allows it (issue 34: 403 otherwise).
  */
 export async function callerOf(deps: LookupDeps, job: JobRow): Promise<Admitted> {
-  const caller = job.caller;
-  if (caller.keyId !== null) {
-    const [live] = await rowsOf<{ id: string }>(
-      deps.database.db,
-      sql`select id from api_keys where id = ${caller.keyId} and deleted_at is null
-        and (expires_at is null or expires_at > now())`,
-    );
-    if (!live) throw new Forbidden(KEY_GONE);
-  }
-  return { ...caller, terms: caller.mode === 'test' ? null : await deps.billing.admit(caller) };
+  const caller = await callerNow(deps.database, job.caller);
+  await noteResultTypes(deps.database, job.id, caller.allowedRecordTypes);
+  const terms = caller.mode === 'test' ? null : await deps.billing.admit(caller);
+  const purpose = caller.purpose ?? null;
+  const refusal = purposeRefusal(terms?.purposes, purpose);
+  if (refusal) throw new Forbidden(refusal);
+  return { ...caller, terms, purpose };
 }
 
 export interface ChunkDone {
@@ -156,6 +157,7 @@ export async function runChunk(
     metrics,
     costMicros: cost,
     lookups: audit,
+    purpose: caller.purpose,
   });
   try {
     for (;;) {

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Job, JobFormat, JobStatus } from '@tessera/common/jobs';
 import type { LookupEndpoint } from '@tessera/common/lookups';
+import type { Purpose } from '@tessera/common/purposes';
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import { rows as rowsOf } from '../../db/rows';
@@ -19,7 +20,11 @@ export interface JobRow {
   organization_id: number | null;
   user_id: number;
   key_id: string | null;
-  caller: LookupCaller;
+  /**
+   * The caller as the job was made, with the permissible purpose it named (issue 34; absent before it), and the
+   * record types its chunks were answered with so far (their union; absent before the first).
+   */
+  caller: LookupCaller & { purpose?: Purpose | null; resultTypes?: string[] };
   endpoint: LookupEndpoint;
   options: LookupOptionsInput;
   format: JobFormat;
@@ -55,7 +60,7 @@ export async function insertJob(
   executor: Executor,
   job: {
     publicId: string;
-    caller: LookupCaller;
+    caller: LookupCaller & { purpose?: Purpose | null };
     endpoint: LookupEndpoint;
     options: LookupOptionsInput;
     format: JobFormat;
@@ -67,10 +72,11 @@ export async function insertJob(
   const [row] = await rowsOf<{ id: number | string }>(
     executor,
     sql`insert into bulk_jobs (public_id, organization_id, user_id, key_id, caller, endpoint, options, format, header,
-        status, total_rows, total_chunks, upload_id)
+        status, total_rows, total_chunks, upload_id, purpose)
       values (${job.publicId}, ${caller.organizationId}, ${caller.userId}, ${caller.keyId}, ${JSON.stringify(caller)},
         ${job.endpoint}, ${JSON.stringify(job.options)}, ${job.format}, ${JSON.stringify(job.header)},
-        ${from ? 'queued' : 'uploading'}, ${from?.rows ?? 0}, ${from?.chunks ?? 0}, ${from?.id ?? null})
+        ${from ? 'queued' : 'uploading'}, ${from?.rows ?? 0}, ${from?.chunks ?? 0}, ${from?.id ?? null},
+        ${caller.purpose ?? null})
       returning id`,
   );
   return Number(row!.id);

@@ -23,6 +23,7 @@ import { pageOf, pageQuery } from './paging';
 import { cancelJob, findJob, type JobRow, listJobs, toJob, type Viewer } from './repo';
 import { enqueueJobEnded } from './runner';
 import type { JobSettings } from './settings';
+import { mayReadResult } from './standing';
 import { jobFromUpload, storeUpload } from './upload';
 
 export interface JobRouteDeps {
@@ -53,13 +54,19 @@ export function streamedBody(request: FastifyRequest): AsyncIterable<Buffer> | n
 
 async function* nothing(): AsyncGenerator<Buffer> {}
 
-async function jobOf(deps: JobRouteDeps, request: FastifyRequest): Promise<JobRow> {
-  const viewer = await viewerOf(deps, request);
+/** The job the path names, if the caller may see it, with the caller. */
+async function callerAndJob(
+  deps: JobRouteDeps,
+  request: FastifyRequest,
+): Promise<{ caller: LookupCaller; job: JobRow }> {
+  const caller = await authenticate(request, deps.lookups.authenticators);
   const { id } = request.params as { id: string };
-  const job = JOB_ID_PATTERN.test(id) ? await findJob(deps.lookups.database.db, viewer, id) : null;
+  const job = JOB_ID_PATTERN.test(id) ? await findJob(deps.lookups.database.db, viewerOfCaller(caller), id) : null;
   if (!job) throw new NotFound(JOB_MESSAGES.notFound);
-  return job;
+  return { caller, job };
 }
+
+const jobOf = async (deps: JobRouteDeps, request: FastifyRequest) => (await callerAndJob(deps, request)).job;
 
 /** The query's job settings (endpoint, format) apart from the lookup options, which are the PUT's. */
 function jobQuery(query: Record<string, unknown>): {
@@ -68,7 +75,8 @@ function jobQuery(query: Record<string, unknown>): {
   upload: string | null;
   rest: Record<string, unknown>;
 } {
-  const { endpoint, format, upload, ...rest } = query;
+  // `purpose` is the job's permissible purpose, read with the caller's (identify).
+  const { endpoint, format, upload, purpose: _purpose, ...rest } = query;
   if (typeof endpoint !== 'string' || !(LOOKUP_ENDPOINT_NAMES as readonly string[]).includes(endpoint)) {
     throw invalid([
       { path: 'querystring.endpoint', message: JOB_MESSAGES.endpoint(String(endpoint ?? ''), LOOKUP_ENDPOINT_NAMES) },
@@ -151,7 +159,9 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
   });
 
   app.get('/v2/jobs/:id/result', async (request, reply) => {
-    const job = await jobOf(deps, request);
+    const { caller, job } = await callerAndJob(deps, request);
+    // Whoever reads it (its maker too) may see every record type it may hold, as they stand now.
+    mayReadResult(caller, job);
     if (!ENDED_JOB_STATUSES.includes(job.status)) throw new Conflict(JOB_MESSAGES.notEnded);
     if (job.expires_at !== null && new Date(job.expires_at).getTime() <= Date.now()) {
       throw new AppError(410, 'gone', JOB_MESSAGES.expired(deps.settings.resultDays));

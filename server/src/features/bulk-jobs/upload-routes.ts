@@ -37,7 +37,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: JobRouteDeps): 
   }
 
   app.post('/v2/uploads', async (request, reply) => {
-    const caller = await identify(lookups, request, reply);
+    const caller = await identify(lookups, request, reply, { purpose: false });
     const received = streamedBody(request);
     if (!received) throw new BadRequest(UPLOAD_MESSAGES.body, [{ path: 'body', message: UPLOAD_MESSAGES.body }]);
     const { terms: _, ...maker } = caller;

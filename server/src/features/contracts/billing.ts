@@ -14,6 +14,8 @@ import { type Prices, toMicros } from './pricing';
 export interface Terms extends Prices {
   contractId: number;
   rateLimit: number | null;
+  /** Permissible purposes the organization's lookups may name (issue 34); null: none is required. */
+  purposes: readonly string[] | null;
   /** The reading of the organization's spend the call was admitted on (charged() adds to that reading only). */
   readonly reading: object;
 }
@@ -27,6 +29,7 @@ interface Standing {
         status: ContractStatus;
         monthlyLimit: number | null;
         rateLimit: number | null;
+        purposes: readonly string[] | null;
       })
     | null;
   spentMicros: number;
@@ -46,7 +49,7 @@ export const KEEP_MS = 5_000;
 export const ADMITTED_PER_READING = 100;
 
 const LOAD = `select c.id, c.starts_at, c.ends_at, c.status, c.price_per_request, c.price_per_identity, c.group_prices,
-  c.monthly_limit, c.rate_limit,
+  c.monthly_limit, c.rate_limit, c.purposes,
   (select coalesce(sum(r.cost), 0) from usage_totals r where r.bucket = 'day' and r.organization_id = $1
      and r.at >= $2::timestamptz) as spent
 from (select 1) one left join lateral (
@@ -66,6 +69,7 @@ interface Row {
   group_prices: Record<string, number>;
   monthly_limit: string | null;
   rate_limit: number | null;
+  purposes: string[] | null;
   spent: string;
 }
 
@@ -155,6 +159,7 @@ export function createBilling(deps: { database: Database; fanout: Fanout; now?: 
               groupPrices: row.group_prices,
               monthlyLimit: row.monthly_limit === null ? null : Number(row.monthly_limit),
               rateLimit: row.rate_limit,
+              purposes: row.purposes && row.purposes.length > 0 ? row.purposes : null,
             }
           : null,
       spentMicros: toMicros(Number(row?.spent ?? 0)),
@@ -200,6 +205,7 @@ export function createBilling(deps: { database: Database; fanout: Fanout; now?: 
         pricePerIdentity: c.pricePerIdentity,
         groupPrices: c.groupPrices,
         rateLimit: c.rateLimit,
+        purposes: c.purposes,
         reading: s,
       };
     },

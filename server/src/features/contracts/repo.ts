@@ -9,6 +9,7 @@ import type {
   ContractSpend,
   ContractStatus,
 } from '@tessera/common/contracts';
+import type { Purpose } from '@tessera/common/purposes';
 import { desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import { contractChanges, contracts, users } from '../../db/schema';
@@ -16,7 +17,10 @@ import type { ContractPatch } from './schemas';
 
 export type ContractRow = typeof contracts.$inferSelect;
 
-export function toContract(row: ContractRow): Contract {
+/** A contract as the API gives it: with the permissible purposes it requires (issue 34; empty: none). */
+export type ContractOut = Contract & { purposes: Purpose[] };
+
+export function toContract(row: ContractRow): ContractOut {
   return {
     id: row.id,
     organizationId: row.organizationId,
@@ -31,6 +35,7 @@ export function toContract(row: ContractRow): Contract {
     rateLimit: row.rateLimit,
     pricePerEvent: row.pricePerEvent,
     subscriptionLimit: row.subscriptionLimit,
+    purposes: (row.purposes ?? []) as Purpose[],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

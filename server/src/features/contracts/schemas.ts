@@ -12,6 +12,7 @@ import {
   rateLimitProblem,
   subscriptionLimitProblem,
 } from '@tessera/common/contracts';
+import { MAX_PURPOSES, type Purpose, purposesProblem } from '@tessera/common/purposes';
 import { optionalText } from '@tessera/common/schemas/fields';
 import { MAX_LENGTH, MESSAGES } from '@tessera/common/validation';
 import { z } from 'zod';
@@ -39,6 +40,21 @@ const typedOrNull = (problem: (text: string) => string | undefined, message: str
 const price = () => typed(priceProblem, MESSAGES.number);
 const date = () => z.iso.datetime({ offset: true, error: MESSAGES.date }).transform((v) => new Date(v));
 
+/** Permissible purposes (issue 34): ids of common/purposes.ts, each once; null or empty: none is required. */
+const purposes = z
+  .union([z.array(z.string()).max(MAX_PURPOSES), z.null()], {
+    error: 'Please give the permissible purposes as a list of ids.',
+  })
+  .superRefine((ids, ctx) => {
+    const why = ids === null ? undefined : purposesProblem(ids);
+    if (why) ctx.addIssue({ code: 'custom', message: why });
+  })
+  .transform((ids) => (ids === null || ids.length === 0 ? null : (ids as Purpose[])))
+  .meta({
+    description:
+      "Permissible purposes (ids) the organization's lookups may name; a lookup naming none, or another, answers 403. Null or empty, the default: none is required.",
+  });
+
 const fields = {
   name: optionalText('a name', MAX_LENGTH.name),
   startsAt: date(),
@@ -57,6 +73,7 @@ const fields = {
   subscriptionLimit: typedOrNull(subscriptionLimitProblem, MESSAGES.integer).transform((v) =>
     v === null ? null : Number(v),
   ),
+  purposes,
 };
 
 export const contractBody = z

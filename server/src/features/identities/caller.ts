@@ -19,6 +19,8 @@ export interface LookupCaller {
   rateLimit: number | null;
   /** `test`: a test key, answered from the sandbox graph, free (issue 31); a console session is live. */
   mode: KeyMode;
+  /** The key's default permissible purpose (issue 34); null for none (and for a console session). */
+  defaultPurpose?: string | null;
 }
 
 /** One way of proving who calls: the caller, or null when the request does not use this way. */
@@ -37,6 +39,7 @@ export const sessionAuthenticator: LookupAuthenticator = async (request) => {
     keyId: null,
     rateLimit: null,
     mode: 'live',
+    defaultPurpose: null,
   };
 };
 

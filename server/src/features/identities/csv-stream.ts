@@ -11,6 +11,7 @@
 import { type Hash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { IDEMPOTENCY, type LookupEndpoint, STREAM_LIMITS } from '@tessera/common/lookups';
+import { PURPOSE_PARAMETER } from '@tessera/common/purposes';
 import { emptyMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { databaseFault } from '../../db/faults';
@@ -53,7 +54,7 @@ export async function streamCsvLookup(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const caller = await identify(deps, request, reply);
-  const options = parseOptions(request.query as Record<string, unknown>, 'querystring', []);
+  const options = parseOptions(request.query as Record<string, unknown>, 'querystring', [PURPOSE_PARAMETER]);
   const prepared = await prepare(deps, caller, options);
   const received = request.body as AsyncIterable<Buffer> | undefined;
   if (!received || typeof (received as Partial<AsyncIterable<Buffer>>)[Symbol.asyncIterator] !== 'function') {
@@ -153,6 +154,7 @@ async function answer(
     keyId: caller.keyId,
     method: request.method,
     path: `/${endpoint}`,
+    purpose: caller.purpose,
   };
   const header = headerOf((await records.next()).value as CsvRecord | undefined, endpoint);
   let first: Awaited<ReturnType<typeof lookUp>>;

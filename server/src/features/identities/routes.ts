@@ -4,6 +4,7 @@
  * as `inputs`, PUT any number given as CSV rows (streamed back with the template's columns appended).
  */
 import { LOOKUP_ENDPOINT_NAMES, LOOKUP_ENDPOINTS, LOOKUP_LIMITS, type LookupEndpoint } from '@tessera/common/lookups';
+import { PURPOSE_PARAMETER } from '@tessera/common/purposes';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError } from '../../http/error-handler';
 import { csvLine, flatten, headerLine, metadataCells, sampleColumns, unionColumns } from './csv-output';
@@ -129,7 +130,7 @@ export function registerLookupRoutes(app: FastifyInstance, deps: LookupDeps): vo
         const prepared = await prepare(deps, caller, options);
         const named: Record<string, unknown> = {};
         for (const [name, value] of Object.entries(query)) {
-          if ((OPTION_NAMES as readonly string[]).includes(name)) continue;
+          if ((OPTION_NAMES as readonly string[]).includes(name) || name === PURPOSE_PARAMETER) continue;
           if (Array.isArray(value))
             throw invalid([{ path: `querystring.${name}`, message: POST_MESSAGES.repeated(name) }]);
           named[name] = value;

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { TEST_KEY_RATE_LIMIT } from '@tessera/common/keys';
 import { LOOKUP_LIMITS, type LookupEndpoint, RATE_MESSAGES, RATE_WINDOW_MS } from '@tessera/common/lookups';
+import type { Purpose } from '@tessera/common/purposes';
 import type { CallMetrics } from '@tessera/common/usage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client';
@@ -33,6 +34,7 @@ import type { Idempotency } from './idempotency';
 import type { LookupInput } from './inputs';
 import { countResults } from './metrics';
 import type { LookupOptionsInput } from './options';
+import { admitPurpose } from './purpose';
 import { visibleTypes } from './record-sql';
 import { createShaper, type Shaper } from './shape';
 
@@ -64,8 +66,11 @@ export const chargeOf = (request: FastifyRequest): CallCharge | undefined => cha
 
 export const USAGE_UNAVAILABLE = 'Usage could not be recorded, so the call was not answered or charged. Please retry.';
 
-/** A caller whose organization may call, with the terms the call is priced by (null: at nothing). */
-export type Admitted = LookupCaller & { terms: Terms | null };
+/**
+ * A caller whose organization may call, with the terms the call is priced by (null: at nothing) and the permissible
+ * purpose it is made for (issue 34; null: none named, and none required).
+ */
+export type Admitted = LookupCaller & { terms: Terms | null; purpose: Purpose | null };
 
 /** One call's settings, fixed before any input is searched. */
 export interface Prepared {
@@ -77,13 +82,21 @@ export interface Prepared {
 }
 
 /**
- * Who calls, and whether their organization may (402 otherwise), before anything of the request is read: an
- * unknown or unpaid caller learns nothing about its input.
+ * Who calls, whether their organization may (402 otherwise) and for which permissible purpose (400, 403; purpose.ts),
+ * before anything of the request is read: an unknown or unpaid caller learns nothing about its input. Every lookup
+ * comes this way; what is not a lookup (a subscription, an upload) says `{ purpose: false }` and names none.
  */
-export async function identify(deps: LookupDeps, request: FastifyRequest, reply: FastifyReply): Promise<Admitted> {
+export async function identify(
+  deps: LookupDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { purpose?: boolean } = {},
+): Promise<Admitted> {
   const caller = await authenticate(request, deps.authenticators);
   // A test key is free: no contract is asked for, and nothing is priced or charged (meter).
-  const admitted = { ...caller, terms: caller.mode === 'test' ? null : await deps.billing.admit(caller) };
+  const terms = caller.mode === 'test' ? null : await deps.billing.admit(caller);
+  const purpose = options.purpose === false ? null : admitPurpose(request, caller, terms);
+  const admitted = { ...caller, terms, purpose };
   await limitRate(deps, admitted, reply);
   return admitted;
 }
@@ -314,6 +327,7 @@ export async function meter(
         metrics: call.metrics,
         costMicros: cost,
         lookups: call.lookups,
+        purpose: caller.purpose,
       },
       Date.now() + (call.resolveMs ?? USAGE_RESOLVE_MS),
     );

@@ -51,6 +51,7 @@ export function keyAuthenticator(verifier: KeyVerifier): LookupAuthenticator {
       keyId: key.keyId,
       rateLimit: key.rateLimit,
       mode: key.mode,
+      defaultPurpose: key.defaultPurpose,
     };
   };
 }

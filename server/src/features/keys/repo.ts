@@ -44,7 +44,7 @@ export async function keyUsage(db: Executor, ids: readonly string[]): Promise<Ma
 }
 
 /** Keys as the console sees them, with their usage. */
-export async function toApiKeys(db: Executor, rows: readonly KeyRow[]): Promise<(ApiKey & KeyUsage)[]> {
+export async function toApiKeys(db: Executor, rows: readonly KeyRow[]): Promise<KeyOut[]> {
   const usage = await keyUsage(
     db,
     rows.map((r) => r.id),
@@ -52,7 +52,10 @@ export async function toApiKeys(db: Executor, rows: readonly KeyRow[]): Promise<
   return rows.map((row) => toApiKey(row, usage.get(row.id)));
 }
 
-export function toApiKey(row: KeyRow, usage: KeyUsage = UNUSED): ApiKey & KeyUsage {
+/** A key as the API gives it: with its default permissible purpose (issue 34). */
+export type KeyOut = ApiKey & KeyUsage & { defaultPurpose: string | null };
+
+export function toApiKey(row: KeyRow, usage: KeyUsage = UNUSED): KeyOut {
   return {
     id: row.id,
     name: row.name,
@@ -67,6 +70,7 @@ export function toApiKey(row: KeyRow, usage: KeyUsage = UNUSED): ApiKey & KeyUsa
     allowedRecordTypes: row.allowedRecordTypes,
     legacy: row.legacy,
     mode: row.mode,
+    defaultPurpose: row.defaultPurpose,
     previousValidUntil:
       row.previousValidUntil && row.previousValidUntil > new Date() ? iso(row.previousValidUntil) : null,
     lastUsedAt: usage.lastUsedAt,

@@ -1,6 +1,7 @@
 /** Request bodies of /v2/keys, with the rules a key's settings must keep. */
 import { normalizeCidr } from '@tessera/common/key-settings';
 import { KEY_LIMITS, KEY_MESSAGES, KEY_MODES, TEST_KEY_PREFIX } from '@tessera/common/keys';
+import { PURPOSE_IDS, parsePurpose } from '@tessera/common/purposes';
 import { isRecordType } from '@tessera/common/record-types';
 import { nameSchema } from '@tessera/common/schemas/fields';
 import { z } from 'zod';
@@ -43,6 +44,19 @@ const settings = {
     description:
       "Record types the key's lookups may read, within its user's own; empty, the default: all of the user's.",
   }),
+  defaultPurpose: z
+    .union([z.string(), z.null()], { error: 'Please give a permissible purpose id, or null for none.' })
+    .transform((value, ctx) => {
+      const parsed = parsePurpose(value);
+      if (parsed.error !== undefined) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.purpose;
+    })
+    .meta({
+      description: `The permissible purpose the key's lookups are made for when a call names none (one of ${PURPOSE_IDS.join(', ')}); null, the default: none.`,
+    }),
   legacy: z.boolean().meta({
     description: "Whether the original API's MD5-signed form is accepted (default false).",
   }),

@@ -22,6 +22,8 @@ export interface VerifiedKey {
   allowedRecordTypes: string[];
   rateLimit: number | null;
   mode: KeyMode;
+  /** The permissible purpose a call names when it names none (issue 34). */
+  defaultPurpose: string | null;
 }
 
 interface Known {
@@ -39,6 +41,7 @@ interface Known {
   keyTypes: string[];
   legacy: boolean;
   mode: KeyMode;
+  defaultPurpose: string | null;
   user: { role: Role; active: boolean; organizationId: number | null; types: string[] };
 }
 
@@ -57,6 +60,7 @@ interface KeyRowWithUser {
   allowed_record_types: string[];
   legacy: boolean;
   mode: KeyMode;
+  default_purpose: string | null;
   role: Role;
   active: boolean;
   user_organization_id: number | null;
@@ -65,7 +69,7 @@ interface KeyRowWithUser {
 
 const LOAD = `select k.id, k.user_id, k.organization_id, k.secret_sha256, k.secret_sealed, k.previous_sha256,
   k.previous_sealed, k.previous_valid_until, k.expires_at, k.ip_allowlist, k.rate_limit, k.allowed_record_types,
-  k.legacy, k.mode, u.role, (u.is_active and u.deleted_at is null) as active, u.organization_id as user_organization_id,
+  k.legacy, k.mode, k.default_purpose, u.role, (u.is_active and u.deleted_at is null) as active, u.organization_id as user_organization_id,
   u.allowed_record_types as user_types
 from api_keys k join users u on u.id = k.user_id where k.id = $1 and k.deleted_at is null`;
 
@@ -146,6 +150,7 @@ export function createKeyVerifier(deps: {
       keyTypes: row.allowed_record_types,
       legacy: row.legacy,
       mode: row.mode,
+      defaultPurpose: row.default_purpose,
       user: {
         role: row.role,
         active: row.active,
@@ -219,6 +224,7 @@ export function createKeyVerifier(deps: {
         allowedRecordTypes: keyRecordTypes(key.user.types, key.keyTypes),
         rateLimit: key.rateLimit,
         mode: key.mode,
+        defaultPurpose: key.defaultPurpose,
       };
     },
     async changed(keyId) {

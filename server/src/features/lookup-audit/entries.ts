@@ -46,15 +46,27 @@ export async function writeAuditApart(
     keyId: string | null;
     method: string;
     path: string;
+    /** The permissible purpose the lookup was made for (issue 34). */
+    purpose?: string | null;
   },
   rows: AuditedInput[],
 ): Promise<void> {
   if (rows.length === 0) return;
   await database.query(
-    `insert into lookup_audit (at, request_id, user_id, organization_id, key_id, method, path, input, value_hmacs, identity_ids)
-     select now(), $1, $2, $3, $4, $5, $6, a.input, a.values, a.identities
+    `insert into lookup_audit (at, request_id, user_id, organization_id, key_id, method, path, input, value_hmacs, identity_ids,
+       purpose)
+     select now(), $1, $2, $3, $4, $5, $6, a.input, a.values, a.identities, $8
      from json_to_recordset($7::json) as a(input int, values text[], identities bigint[])`,
-    [call.requestId, call.userId, call.organizationId, call.keyId, call.method, call.path, JSON.stringify(rows)],
+    [
+      call.requestId,
+      call.userId,
+      call.organizationId,
+      call.keyId,
+      call.method,
+      call.path,
+      JSON.stringify(rows),
+      call.purpose ?? null,
+    ],
   );
 }
 

@@ -4,6 +4,7 @@
  */
 import { SESSION_COOKIE } from '@tessera/common/entities';
 import { IDEMPOTENCY, REQUEST_ID } from '@tessera/common/lookups';
+import { PURPOSE_IDS } from '@tessera/common/purposes';
 import type { z } from 'zod';
 import { COMPRESSION_THRESHOLD, REQUEST_ENCODINGS } from '../../http/compression';
 import { type CapturedExample, type Examples, header, type Json, ref, response, schemaOf } from './base';
@@ -140,7 +141,7 @@ export const ERROR_STATUSES: Record<string, ErrorStatus> = {
   '403': {
     name: 'Forbidden',
     description:
-      'Not allowed: the key may not be used from this address, its user is no longer active or moved organization; a console call without X-Requested-With or from another site; or a role that may not do this.',
+      'Not allowed: the key may not be used from this address, its user is no longer active or moved organization; a console call without X-Requested-With or from another site; a role that may not do this; or, under a contract that lists permissible purposes, a lookup naming none or one the contract lacks (the text names the allowed ones).',
   },
   '404': { name: 'NotFound', description: 'The item does not exist or is out of your reach.' },
   '409': { name: 'Conflict', description: 'The request conflicts with the current state (see the operation).' },
@@ -311,6 +312,32 @@ export const IDEMPOTENCY_KEY = {
   description: `Makes a retry safe: a repeat of the same request (method, path, query and body) within ${IDEMPOTENCY.keepHours} hours gets the first reply again with Idempotent-Replayed: true, neither run nor charged. The same key with another request answers 422; while the first still runs, 409. Keys are per API key (per user for console sessions).`,
   example: 'order-2041-retry-1',
 };
+
+const PURPOSE_SCHEMA = { type: 'string', enum: [...PURPOSE_IDS] };
+
+/**
+ * The permissible purpose of a lookup (issue 34): the parameter, else the header, else the key's default. Under a
+ * contract that lists purposes a lookup naming none, or another, answers 403; an unknown id 400.
+ */
+export const PURPOSE_PARAMETERS: Json[] = [
+  {
+    name: 'purpose',
+    in: 'query',
+    required: false,
+    schema: PURPOSE_SCHEMA,
+    description:
+      "Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400.",
+    example: 'fcra-employment',
+  },
+  {
+    name: 'X-Permissible-Purpose',
+    in: 'header',
+    required: false,
+    schema: PURPOSE_SCHEMA,
+    description: "The permissible purpose, as `purpose` gives it (which wins); else the key's defaultPurpose.",
+    example: 'fcra-employment',
+  },
+];
 
 /** The `limit` and `before` query parameters of a list paged by id, newest first (jobs, uploads). */
 export function pageParameters(noun: string, limit: { default: number; max: number }): Json[] {

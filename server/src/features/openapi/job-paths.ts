@@ -14,6 +14,7 @@ import {
   IDEMPOTENCY_KEY,
   jsonReply,
   LOOKUP_SECURITY,
+  PURPOSE_PARAMETERS,
   pageParameters,
   RATE_HEADERS,
   requestedWith,
@@ -177,6 +178,7 @@ export function jobPaths(examples: Examples): Record<string, Json> {
               'A stored upload (POST /v2/uploads) to take the rows from, instead of a body: send no body then. Its header is checked against `endpoint` as a body’s is.',
             schema: { type: 'string', pattern: '^upl_[0-9a-f]{24}$' },
           },
+          ...PURPOSE_PARAMETERS,
           IDEMPOTENCY_KEY,
           requestedWith(false),
           CONTENT_ENCODING,
@@ -271,6 +273,8 @@ export function jobPaths(examples: Examples): Record<string, Json> {
           },
           ...errors({
             ...reading,
+            '403':
+              'Forbidden; or the result may hold record types the caller may not see now (named), whoever made the job.',
             ...notFound,
             '409': 'It has not ended yet.',
             '410': 'It was deleted: its time was up.',

@@ -1,5 +1,6 @@
 /** The OpenAPI paths of API key management (/v2/keys...). */
 import { KEY_MODES } from '@tessera/common/keys';
+import { PURPOSE_IDS } from '@tessera/common/purposes';
 import { keyBody, keyPatch, rotateBody } from '../keys/schemas';
 import { type Examples, type Json, ref } from './base';
 import {
@@ -96,6 +97,11 @@ export const API_KEY = {
       description: "Record types its lookups may read; empty: all of its user's.",
     },
     legacy: { type: 'boolean', description: "Whether the original API's MD5-signed form is accepted." },
+    defaultPurpose: {
+      type: ['string', 'null'],
+      enum: [...PURPOSE_IDS, null],
+      description: 'The permissible purpose its lookups are made for when a call names none; null: none.',
+    },
     previousValidUntil: {
       type: ['string', 'null'],
       format: 'date-time',

@@ -18,6 +18,7 @@ import {
   errors,
   IDEMPOTENCY_KEY,
   LOOKUP_SECURITY,
+  PURPOSE_PARAMETERS,
   RATE_HEADERS,
   REQUEST_ID_SCHEMA,
   requestedWith,
@@ -224,6 +225,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
           ...(queryOf(get)[i] !== undefined ? { example: queryOf(get)[i] } : {}),
         })),
         ...optionParameters([], queryOf(get)),
+        ...PURPOSE_PARAMETERS,
         requestId,
       ],
       responses: {
@@ -241,7 +243,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
       description: `${endpointRules(endpoint)} Up to ${LOOKUP_LIMITS.maxInputs.toLocaleString('en-US')} inputs in one call${plain ? `, each the ${plain} as a string or an object of named inputs` : ', each an object of named inputs'}; every input's errors are reported at once (400, up to 20). Results come in the order of the inputs, each echoing its input. Options go in the body beside \`inputs\`; any other name is refused. Send an Idempotency-Key to retry safely. For more inputs, PUT a CSV.`,
       tags,
       security: LOOKUP_SECURITY,
-      parameters: [IDEMPOTENCY_KEY, requestId, requestedWith(false), CONTENT_ENCODING],
+      parameters: [IDEMPOTENCY_KEY, requestId, requestedWith(false), CONTENT_ENCODING, ...PURPOSE_PARAMETERS],
       requestBody: {
         required: true,
         content: {
@@ -295,6 +297,7 @@ export function lookupPaths(endpoint: LookupEndpoint, examples: Examples): Json 
         requestedWith(false),
         CONTENT_ENCODING,
         ...optionParameters(['format'], queryOf(put)),
+        ...PURPOSE_PARAMETERS,
       ],
       requestBody: {
         required: true,

@@ -32,6 +32,7 @@ interface Row {
   path: string;
   input: number;
   identity_ids: (string | number)[];
+  purpose: string | null;
 }
 
 export function registerAuditRoutes(
@@ -43,13 +44,15 @@ export function registerAuditRoutes(
     const { value, identityId, before } = request.query;
     const hmacs = value ? hmacsOf(await deps.auditHasher(), value) : [];
     const rows = await deps.database.query<Row>(
-      `select id::text, at, request_id, user_id, organization_id, key_id, method, path, input, identity_ids
+      `select id::text, at, request_id, user_id, organization_id, key_id, method, path, input, identity_ids,
+         purpose
        from lookup_audit
        where (value_hmacs && $1::text[] or identity_ids @> array[$2::bigint]) and ($3::bigint is null or id < $3)
        order by id desc limit $4`,
       [hmacs, identityId ?? null, before ?? null, STEWARDSHIP_LIMITS.auditPage],
     );
-    const lookupAudit: Record<string, LookupAuditEntry> = {};
+    // With the permissible purpose the lookup was made for (issue 34; null: none named).
+    const lookupAudit: Record<string, LookupAuditEntry & { purpose: string | null }> = {};
     for (const row of rows) {
       lookupAudit[row.id] = {
         id: Number(row.id),
@@ -62,6 +65,7 @@ export function registerAuditRoutes(
         path: row.path,
         input: row.input,
         identityIds: row.identity_ids.map(Number),
+        purpose: row.purpose,
       };
     }
     return { lookupAudit };

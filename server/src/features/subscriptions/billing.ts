@@ -5,6 +5,7 @@
  * user and key. Its request id is the delivery's (a replay's, the delivery it replays): a usage row's request id is
  * unique per user, so a redelivery or a replay is never billed twice.
  */
+import { type Purpose, purposeRefusal } from '@tessera/common/purposes';
 import { SUBSCRIPTION_EVENT_USAGE_PATH } from '@tessera/common/usage';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
@@ -16,12 +17,14 @@ import { contractTerms } from './repo';
 
 /**
  * Whether an organization's events may go out now: billing would admit a lookup of one of its members (a contract in
- * force, not suspended, its monthly limit not spent). Staff rank is not asked for: their bypass is for their own calls.
+ * force, not suspended, its monthly limit not spent) for the subscription's permissible purpose (issue 34: a contract
+ * that lists purposes no longer allowing it, or one made with none, stops its events). Staff rank is not asked for:
+ * their bypass is for their own calls.
  */
-export async function mayServe(billing: Billing, organizationId: number): Promise<boolean> {
+export async function mayServe(billing: Billing, organizationId: number, purpose: string | null): Promise<boolean> {
   try {
-    await billing.admit({ organizationId, role: 'user' });
-    return true;
+    const terms = await billing.admit({ organizationId, role: 'user' });
+    return purposeRefusal(terms?.purposes, purpose as Purpose | null) === null;
   } catch (error) {
     if (error instanceof PaymentRequired) return false;
     throw error;

@@ -72,6 +72,8 @@ export interface LiveSubscription {
   inputKind: string | null;
   inputValue: string | null;
   templateId: number;
+  /** The permissible purpose it was made for: its events go out only while the contract allows it. */
+  purpose: string | null;
   /** The record types its owner may see: the key's within its user's; empty: all. */
   userTypes: string[];
   keyTypes: string[] | null;
@@ -88,12 +90,13 @@ export async function subscriptionsOf(db: Executor, identityId: number): Promise
     input_kind: string | null;
     input_value: string | null;
     template_id: number;
+    purpose: string | null;
     user_types: string[];
     key_types: string[] | null;
   }>(
     db,
     sql`select s.id, s.organization_id, s.user_id, u.role, s.key_id, s.input_kind, s.input_value, s.template_id,
-        u.allowed_record_types as user_types, k.allowed_record_types as key_types
+        s.purpose, u.allowed_record_types as user_types, k.allowed_record_types as key_types
       from identity_subscriptions s
       join users u on u.id = s.user_id and u.deleted_at is null and u.is_active
         and u.organization_id = s.organization_id
@@ -115,6 +118,7 @@ export async function subscriptionsOf(db: Executor, identityId: number): Promise
       inputKind: r.input_kind,
       inputValue: r.input_value,
       templateId: r.template_id,
+      purpose: r.purpose,
       userTypes: r.user_types,
       keyTypes: r.key_types,
     }));

@@ -46,8 +46,11 @@ export interface NotifierDeps {
   database: Database;
   templates: TemplateStore;
   logger: Pick<FastifyBaseLogger, 'warn'>;
-  /** Whether the organization may be served now, as a lookup of its would be admitted (contracts/billing.ts). */
-  mayServe(organizationId: number): Promise<boolean>;
+  /**
+   * Whether the organization may be served now, as a lookup of its would be admitted (contracts/billing.ts), for the
+   * subscription's permissible purpose.
+   */
+  mayServe(organizationId: number, purpose: string | null): Promise<boolean>;
   /** Asks the webhook worker to send now (after events were committed). */
   kick(): void;
 }
@@ -116,7 +119,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     const before = changes[0]!.oldRecord;
     const out: Planned[] = [];
     for (const s of subscriptions) {
-      if (!(await deps.mayServe(s.organizationId))) continue;
+      if (!(await deps.mayServe(s.organizationId, s.purpose))) continue;
       let target = identityId;
       if (s.inputKind && s.inputValue !== null) {
         const now = await resolveInput(database, s.inputKind as SubscriptionInput, s.inputValue);

@@ -31,7 +31,7 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
     database,
     templates: deps.templates,
     logger: app.log,
-    mayServe: (organizationId) => mayServe(deps.billing, organizationId),
+    mayServe: (organizationId, purpose) => mayServe(deps.billing, organizationId, purpose),
     kick: () => app.webhooks.kick(),
   });
   app.decorate('subscriptions', notifier);

@@ -72,7 +72,7 @@ export async function liveSubscriptions(db: Executor, organizationId: number): P
 export type NewSubscription = Pick<
   Subscription,
   'organizationId' | 'userId' | 'keyId' | 'identityId' | 'input' | 'templateId'
->;
+> & { purpose: string | null };
 
 /**
  * Makes a subscription unless the organization holds `limit` live ones already (null: no limit): the organization's
@@ -95,9 +95,9 @@ export async function insertSubscription(
   const [row] = await rows<SubscriptionRow>(
     tx,
     sql`insert into identity_subscriptions
-      (organization_id, user_id, key_id, identity_id, input_kind, input_value, template_id)
+      (organization_id, user_id, key_id, identity_id, input_kind, input_value, template_id, purpose)
       values (${item.organizationId}, ${item.userId}, ${item.keyId}, ${item.identityId}, ${item.input?.kind ?? null},
-        ${item.input?.value ?? null}, ${item.templateId})
+        ${item.input?.value ?? null}, ${item.templateId}, ${item.purpose})
       returning ${COLUMNS}`,
   );
   return row!;

@@ -88,7 +88,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
 
   r.post(SUBSCRIPTION_PATHS.list, { schema: { body: subscriptionBody }, preValidation }, async (request, reply) => {
     const caller = await callerFor(request);
-    await identify(deps, request, reply); // 402, or 429 with Retry-After; the RateLimit headers either way
+    // As a lookup: 402, 400/403 for the permissible purpose, or 429 with Retry-After; the RateLimit headers either way.
+    const { purpose } = await identify(deps, request, reply);
     const body = request.body;
     // With an Idempotency-Key, a retry gets the first reply back and makes no second subscription.
     const claim = deps.idempotency.keyOf(request, caller);
@@ -102,7 +103,14 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
         const limit = terms?.subscriptionLimit ?? null;
         const made = await insertSubscription(
           tx,
-          { organizationId: caller.organizationId, userId: caller.userId, keyId: caller.keyId, templateId, ...target },
+          {
+            organizationId: caller.organizationId,
+            userId: caller.userId,
+            keyId: caller.keyId,
+            templateId,
+            purpose,
+            ...target,
+          },
           limit,
         );
         if (!made) throw new Conflict(SUBSCRIPTION_MESSAGES.limit(limit!));

@@ -32,6 +32,8 @@ export interface UsageEvent {
   costMicros: number;
   /** The lookup audit trail's rows for the call's inputs (issue 22), written by the same statement. */
   lookups?: { input: number; values: string[]; identities: number[] }[];
+  /** The permissible purpose the call was made for (issue 34), kept on its audit rows. */
+  purpose?: string | null;
   /**
    * What was asked and by whom (SHA-256, hex): a request id metered already with the same fingerprint is a retry,
    * answered and not billed again; with another fingerprint `record` fails with RequestIdReused (decision 0046).
@@ -82,11 +84,11 @@ export const WRITE_NAME = 'tessera: usage write';
 const WRITE = `/* ${WRITE_NAME} */ with sent as (
   select * from json_to_recordset($1::json) as r(at timestamptz, request_id text, user_id int, organization_id int,
     key_id text, method text, path text, status int, ${METRIC_COLUMNS.map((c) => `${c} int`).join(', ')}, cost numeric,
-    lookups json, request_hash text, ord int)
+    lookups json, request_hash text, purpose text, ord int)
 ), rows as (
   -- Of two requests under one id in a group, the first is the one written and audited (the later is refused).
   select distinct on (user_id, request_id) coalesce(at, now()) as at, request_id, ${IDENTITY.join(', ')}, status,
-    ${METRIC_COLUMNS.join(', ')}, cost, lookups, request_hash from sent
+    ${METRIC_COLUMNS.join(', ')}, cost, lookups, request_hash, purpose from sent
   order by user_id, request_id, ord
 ), written as (
   insert into usage (at, month, request_id, ${IDENTITY.join(', ')}, status, ${METRIC_COLUMNS.join(', ')}, cost,
@@ -103,8 +105,9 @@ const WRITE = `/* ${WRITE_NAME} */ with sent as (
   returning *
 ), audited as (
   insert into lookup_audit (at, request_id, user_id, organization_id, key_id, method, path, input, value_hmacs,
-    identity_ids)
-  select w.at, w.request_id, w.user_id, w.organization_id, w.key_id, w.method, w.path, a.input, a.values, a.identities
+    identity_ids, purpose)
+  select w.at, w.request_id, w.user_id, w.organization_id, w.key_id, w.method, w.path, a.input, a.values, a.identities,
+    r.purpose
   from written w join rows r on r.request_id = w.request_id and r.user_id = w.user_id
   cross join lateral json_to_recordset(coalesce(r.lookups, '[]'::json)) as a(input int, values text[], identities bigint[])
   order by w.request_id, a.input
@@ -125,6 +128,7 @@ function row(e: UsageEvent, at: Date | undefined, ord: number): Record<string, u
     cost: (Math.round(e.costMicros) / 1e6).toFixed(6),
     lookups: e.lookups ?? null,
     request_hash: e.requestHash ?? null,
+    purpose: e.purpose ?? null,
   };
   CALL_METRICS.forEach((m, i) => {
     out[METRIC_COLUMNS[i]!] = Math.round(e.metrics[m]);
