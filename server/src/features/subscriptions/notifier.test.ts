@@ -189,6 +189,28 @@ describe('the notifier', () => {
     expect(await kept()).toEqual([]);
   });
 
+  it('forgets the events made for a person before their suppression, sent or not: none can go out or be replayed', async () => {
+    const { org, cookie } = await subscriber();
+    const p = person();
+    const other = person();
+    await load(t.database, p, other);
+    await subscribe(cookie, { identityId: p.id });
+    await subscribe(cookie, { identityId: other.id });
+    await load(t.database, { ...p, lastName: 'Changed' }, { ...other, lastName: 'Changed' });
+    await t.app.subscriptions.runOnce();
+    expect((await eventsOf(org.id)).map((e) => e.identityId).sort()).toEqual([p.id, other.id].sort());
+
+    await t.database.transaction((tx) =>
+      addSuppression(tx, { kind: 'identity', value: String(p.id) }, { source: 'request', createdBy: null }),
+    );
+    expect(await eventsOf(org.id)).toEqual([expect.objectContaining({ identityId: other.id })]);
+    await t.app.subscriptions.runOnce();
+    expect(await eventsOf(org.id)).toEqual([
+      expect.objectContaining({ identityId: other.id }),
+      { subscriptionId: expect.any(Number), identityId: p.id, suppressed: true },
+    ]);
+  });
+
   it('moves a subscription by input to the identity now holding it', async () => {
     const { org, cookie } = await subscriber();
     const email = uniqueEmail();
