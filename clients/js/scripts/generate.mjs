@@ -32,6 +32,11 @@ const LOOKUP_PREFIX = '/v2/identities/';
 /** Option names: every lookup takes the same ones; anything else in a GET's query is an input. */
 const OPTION_NAMES = ['template', 'minScore', 'explain', 'limit', 'format'];
 /**
+ * Query parameters the library does not offer yet, so no type offers an option it would not send: `purpose` (a
+ * lookup's permissible purpose, issue 34) is neither an input nor, until the client sends it, an option.
+ */
+const NOT_OFFERED = ['purpose'];
+/**
  * Schema names that would shadow a global in TypeScript, or the client's own classes (`client.jobs` is a `Jobs`, whose
  * `list` answers a page of jobs).
  */
@@ -183,7 +188,7 @@ function reachable(value, seen = new Set()) {
 const operations = endpoints.map((name) => {
   const item = doc.paths[`${LOOKUP_PREFIX}${name}`];
   for (const method of ['get', 'post', 'put']) if (!item[method]) fail(`${name} has no ${method.toUpperCase()}`);
-  const getParams = item.get.parameters.map(resolveParam);
+  const getParams = item.get.parameters.map(resolveParam).filter((p) => !NOT_OFFERED.includes(p.name));
   const inputs = getParams.filter((p) => p.in === 'query' && !OPTION_NAMES.includes(p.name));
   const getOptions = getParams.filter((p) => p.in === 'query' && OPTION_NAMES.includes(p.name));
   const postSchema = item.post.requestBody?.content?.['application/json']?.schema;
@@ -193,7 +198,9 @@ const operations = endpoints.map((name) => {
   const object = branches.find((b) => b.type === 'object');
   if (!object) fail(`${name}: POST inputs have no object form`);
   const stringInput = branches.some((b) => b.type === 'string') ? (object.required ?? [])[0] : null;
-  const putParams = item.put.parameters.map(resolveParam).filter((p) => p.in === 'query');
+  const putParams = item.put.parameters
+    .map(resolveParam)
+    .filter((p) => p.in === 'query' && !NOT_OFFERED.includes(p.name));
   return { name, item, inputs, getOptions, postSchema, items, object, stringInput, putParams };
 });
 

@@ -18,7 +18,7 @@ export const ENDED_JOB_STATUSES: readonly Job['status'][] = ['completed', 'faile
 /** How often `wait` asks, and how long it waits at most, by default. */
 export const JOB_WAIT_DEFAULTS = { intervalMs: 2_000, timeoutMs: 3_600_000 } as const;
 
-const JOB_OPTIONS = ['format', 'template', 'minScore', 'limit', 'explain'] as const;
+const JOB_OPTIONS = ['format', 'template', 'minScore', 'limit', 'explain', 'purpose'] as const;
 const PATH = '/v2/jobs';
 
 /** A job as the server answered it, with `meta` about the exchange (not enumerable). */
@@ -27,7 +27,7 @@ export type JobReplyWithMeta = Job & { readonly meta: ReplyMeta };
 /** A page of jobs, newest first: pass `next` as `before` for the next page (null on the last). */
 export type JobPageReply = JobPage & { readonly meta: ReplyMeta };
 
-/** Options of a job: the API's (format, template, minScore, limit, explain) and the call's (an Idempotency-Key). */
+/** Options of a job: the API's (format, template, minScore, limit, explain, purpose) and the call's (an Idempotency-Key). */
 export interface JobOptions extends JobQueryOptions, WriteCallOptions {}
 
 /** Which page of jobs to list. */

@@ -117,6 +117,14 @@ describe('a bulk job', () => {
     expect([keyed.meta.replayed, again.meta.replayed]).toEqual([false, true]);
     await jobs.wait(keyed.id, { intervalMs: 200 });
 
+    // The permissible purpose goes in the query: an id that is no purpose is the server's 400, naming it; a real one
+    // is taken (the test server's contracts require none).
+    await expect(
+      jobs.submit('byEmail', csv(), { ...OPTIONS, purpose: 'no-such-purpose' as never }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('no-such-purpose') });
+    const purposed = await jobs.submit('byEmail', csv(), { ...OPTIONS, purpose: 'fcra-employment' });
+    expect(purposed.status).toMatch(/^(queued|running|completed)$/);
+
     // Saved to a file, a piece at a time: the same bytes.
     const file = path.join(tmp, 'result.csv');
     const saved = await T.saveJobResult(client(), made.id, file);

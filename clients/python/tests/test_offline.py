@@ -233,6 +233,9 @@ class OpenApiTest(unittest.TestCase):
         paths = sorted(p for p in self.doc["paths"] if p.startswith("/v2/identities/"))
         self.assertEqual(paths, sorted("/v2/identities/" + e for _, e, _ in tessera.ENDPOINTS))
         options = {"template", "minScore", "explain", "limit", "format"}
+        # A lookup's permissible purpose (issue 34): a query parameter of the API that this library does not send
+        # yet, so neither an option here nor an input.
+        not_offered = {"purpose"}
         inputs = {
             "byEmail": t.EmailInput,
             "byPhone": t.PhoneInput,
@@ -250,7 +253,7 @@ class OpenApiTest(unittest.TestCase):
             query = {p["name"]: p for p in operation["get"]["parameters"] if p["in"] == "query"}
             self.assertTrue(options <= set(query), name)
             required, optional = self._keys(inputs[name])
-            self.assertEqual((required | optional) - {"metadata"}, set(query) - options, name)
+            self.assertEqual((required | optional) - {"metadata"}, set(query) - options - not_offered, name)
             self.assertEqual(required, {n for n, p in query.items() if p.get("required")}, name)
             if key is not None:
                 self.assertEqual(required, {key}, name)
@@ -260,7 +263,7 @@ class OpenApiTest(unittest.TestCase):
             body = operation["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
             self.assertEqual(set(body) - {"inputs"}, options, name)
             put_query = {p["name"] for p in operation["put"]["parameters"] if p["in"] == "query"}
-            self.assertEqual(put_query, options - {"format"}, name)
+            self.assertEqual(put_query - not_offered, options - {"format"}, name)
 
     def test_key_lengths_match_the_documented_forms(self) -> None:
         text = self.doc["components"]["securitySchemes"]["apiKey"]["description"]

@@ -35,19 +35,6 @@ export interface ByAnyInputs {
   state?: string;
   /** Five-digit ZIP code (ZIP+4 accepted). */
   zip?: string;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** One input of a byAny batch (POST): named inputs with optional metadata. */
@@ -88,19 +75,6 @@ export type ByAnyBatchInput = {
 export interface ByDeviceInputs {
   /** An advertising id (IDFA or AAID), with or without hyphens. */
   device: string;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** One input of a byDevice batch (POST): the device as a string, or named inputs with optional metadata. */
@@ -117,19 +91,6 @@ export type ByDeviceBatchInput =
 export interface ByEmailInputs {
   /** An e-mail address; case and spaces are ignored. */
   email: string;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** One input of a byEmail batch (POST): the email as a string, or named inputs with optional metadata. */
@@ -146,19 +107,6 @@ export type ByEmailBatchInput =
 export interface ByIdInputs {
   /** A Tessera identity id. */
   id: number | string;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** One input of a byId batch (POST): the id as a string, or named inputs with optional metadata. */
@@ -176,19 +124,6 @@ export type ByIdBatchInput =
 export interface ByIpInputs {
   /** An IPv4 or IPv6 address. */
   ip: string;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** One input of a byIp batch (POST): the ip as a string, or named inputs with optional metadata. */
@@ -205,19 +140,6 @@ export type ByIpBatchInput =
 export interface ByMd5Inputs {
   /** MD5 of a normalized e-mail address: 32 hex digits. */
   md5: string;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** One input of a byMd5 batch (POST): the md5 as a string, or named inputs with optional metadata. */
@@ -234,19 +156,6 @@ export type ByMd5BatchInput =
 export interface ByPhoneInputs {
   /** A phone number with its area code, or in international form (+...). */
   phone: string;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** One input of a byPhone batch (POST): the phone as a string, or named inputs with optional metadata. */
@@ -273,19 +182,6 @@ export interface ByPiiInputs {
   state?: string;
   /** Five-digit ZIP code (ZIP+4 accepted). */
   zip?: string;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** One input of a byPii batch (POST): named inputs with optional metadata. */
@@ -310,19 +206,6 @@ export type ByPiiBatchInput = {
 export interface BySha256Inputs {
   /** SHA-256 of a normalized e-mail address: 64 hex digits. */
   sha256: string;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** One input of a bySha256 batch (POST): the sha256 as a string, or named inputs with optional metadata. */
@@ -339,19 +222,6 @@ export type BySha256BatchInput =
 export interface ByVehicleInputs {
   /** A 17-character vehicle identification number with a valid check digit. */
   vin: string;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** One input of a byVehicle batch (POST): the vin as a string, or named inputs with optional metadata. */
@@ -409,17 +279,16 @@ export const INPUT_NAMES = {
     'city',
     'state',
     'zip',
-    'purpose',
   ],
-  byDevice: ['device', 'purpose'],
-  byEmail: ['email', 'purpose'],
-  byId: ['id', 'purpose'],
-  byIp: ['ip', 'purpose'],
-  byMd5: ['md5', 'purpose'],
-  byPhone: ['phone', 'purpose'],
-  byPii: ['firstName', 'lastName', 'address', 'city', 'state', 'zip', 'purpose'],
-  bySha256: ['sha256', 'purpose'],
-  byVehicle: ['vin', 'purpose'],
+  byDevice: ['device'],
+  byEmail: ['email'],
+  byId: ['id'],
+  byIp: ['ip'],
+  byMd5: ['md5'],
+  byPhone: ['phone'],
+  byPii: ['firstName', 'lastName', 'address', 'city', 'state', 'zip'],
+  bySha256: ['sha256'],
+  byVehicle: ['vin'],
 } as const;
 
 /** The input a plain string stands for in each endpoint's single lookup (null: named inputs only). */

@@ -79,7 +79,7 @@ export abstract class Lookups {
    *
    * Give any of email, md5, sha256, phone, ip, device, vin, id, firstName, lastName, address, city, state, zip: every exact key given is searched, and a name with a place is searched as a PII lookup too (A PII lookup needs firstName and lastName. A PII lookup needs a street address (searched nationwide), a zip, or a state (with or without a city) to search in.). At least one input is needed. The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of byAny (email, md5, sha256, phone, ip, device, vin, id, firstName, lastName, address, city, state, zip); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an `error` column appended. Problems with the header or the first 500 rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.
    *
-   * Input columns: email, md5, sha256, phone, ip, device, vin, id, firstName, lastName, address, city, state, zip, purpose.
+   * Input columns: email, md5, sha256, phone, ip, device, vin, id, firstName, lastName, address, city, state, zip.
    */
   byAnyCsv(source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
     return this.uploadCsv('byAny', source, options);
@@ -114,7 +114,7 @@ export abstract class Lookups {
    *
    * An advertising id (IDFA or AAID), with or without hyphens. Exact match on the normalized value: a well-formed input either matches or finds nothing. The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of byDevice (device); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an `error` column appended. Problems with the header or the first 500 rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.
    *
-   * Input columns: device, purpose.
+   * Input columns: device.
    */
   byDeviceCsv(source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
     return this.uploadCsv('byDevice', source, options);
@@ -149,7 +149,7 @@ export abstract class Lookups {
    *
    * An e-mail address; case and spaces are ignored. Exact match on the normalized value: a well-formed input either matches or finds nothing. The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of byEmail (email); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an `error` column appended. Problems with the header or the first 500 rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.
    *
-   * Input columns: email, purpose.
+   * Input columns: email.
    */
   byEmailCsv(source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
     return this.uploadCsv('byEmail', source, options);
@@ -184,7 +184,7 @@ export abstract class Lookups {
    *
    * A Tessera identity id. Exact match on the normalized value: a well-formed input either matches or finds nothing. The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of byId (id); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an `error` column appended. Problems with the header or the first 500 rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.
    *
-   * Input columns: id, purpose.
+   * Input columns: id.
    */
   byIdCsv(source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
     return this.uploadCsv('byId', source, options);
@@ -219,7 +219,7 @@ export abstract class Lookups {
    *
    * An IPv4 or IPv6 address. Exact match on the normalized value: a well-formed input either matches or finds nothing. The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of byIp (ip); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an `error` column appended. Problems with the header or the first 500 rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.
    *
-   * Input columns: ip, purpose.
+   * Input columns: ip.
    */
   byIpCsv(source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
     return this.uploadCsv('byIp', source, options);
@@ -254,7 +254,7 @@ export abstract class Lookups {
    *
    * MD5 of a normalized e-mail address: 32 hex digits. Exact match on the normalized value: a well-formed input either matches or finds nothing. The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of byMd5 (md5); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an `error` column appended. Problems with the header or the first 500 rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.
    *
-   * Input columns: md5, purpose.
+   * Input columns: md5.
    */
   byMd5Csv(source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
     return this.uploadCsv('byMd5', source, options);
@@ -289,7 +289,7 @@ export abstract class Lookups {
    *
    * A phone number with its area code, or in international form (+...). Exact match on the normalized value: a well-formed input either matches or finds nothing. The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of byPhone (phone); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an `error` column appended. Problems with the header or the first 500 rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.
    *
-   * Input columns: phone, purpose.
+   * Input columns: phone.
    */
   byPhoneCsv(source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
     return this.uploadCsv('byPhone', source, options);
@@ -324,7 +324,7 @@ export abstract class Lookups {
    *
    * A PII lookup needs firstName and lastName. A PII lookup needs a street address (searched nationwide), a zip, or a state (with or without a city) to search in. Without a zip or state a PII lookup is searched nationwide by its street address: please start the address with its house number. Names are compared by sound, nickname and spelling; the address, city, state and ZIP raise or lower the score. Candidates are scored by the fitted model (up to 200 per input) and returned from score 50 unless minScore says otherwise. The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of byPii (firstName, lastName, address, city, state, zip); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an `error` column appended. Problems with the header or the first 500 rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.
    *
-   * Input columns: firstName, lastName, address, city, state, zip, purpose.
+   * Input columns: firstName, lastName, address, city, state, zip.
    */
   byPiiCsv(source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
     return this.uploadCsv('byPii', source, options);
@@ -359,7 +359,7 @@ export abstract class Lookups {
    *
    * SHA-256 of a normalized e-mail address: 64 hex digits. Exact match on the normalized value: a well-formed input either matches or finds nothing. The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of bySha256 (sha256); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an `error` column appended. Problems with the header or the first 500 rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.
    *
-   * Input columns: sha256, purpose.
+   * Input columns: sha256.
    */
   bySha256Csv(source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
     return this.uploadCsv('bySha256', source, options);
@@ -394,7 +394,7 @@ export abstract class Lookups {
    *
    * A 17-character vehicle identification number with a valid check digit. Exact match on the normalized value: a well-formed input either matches or finds nothing. The body is CSV (RFC 4180, comma-separated) with a header row naming input columns of byVehicle (vin); other columns (your own ids, say) are not read as inputs and are written back in their place, row by row. A header naming no input, or a column twice, is refused (400). Any number of rows, streamed back in constant memory with the template's columns and an `error` column appended. Problems with the header or the first 500 rows answer with a status; a bad row later gets its reason in the error column. The reply is always CSV. Usage is recorded when the last row is written; if that fails the reply is cut short (not a 503), so it cannot be mistaken for complete. When the server restarts mid-stream, the last row says from which line to send again. Send an Idempotency-Key to retry safely.
    *
-   * Input columns: vin, purpose.
+   * Input columns: vin.
    */
   byVehicleCsv(source: CsvSource, options?: CsvUploadOptions): Promise<CsvReply> {
     return this.uploadCsv('byVehicle', source, options);

@@ -355,19 +355,6 @@ export interface UploadQueryOptions {
    * Default: 10.
    */
   limit?: number;
-  /** Why the lookup is made (GLBA, DPPA or FCRA permissible purpose), kept on the lookup audit trail. Before X-Permissible-Purpose and the key's defaultPurpose. Under a contract that lists purposes, a lookup naming none, or one the contract lacks, answers 403 naming the allowed ones; an unknown id answers 400. */
-  purpose?:
-    | 'glba-consumer-request'
-    | 'glba-fraud-prevention'
-    | 'glba-legal-compliance'
-    | 'dppa-government'
-    | 'dppa-identity-verification'
-    | 'dppa-legal-proceeding'
-    | 'dppa-insurance'
-    | 'fcra-consumer-instruction'
-    | 'fcra-credit-transaction'
-    | 'fcra-employment'
-    | 'fcra-tenant-screening';
 }
 
 /** The lookup endpoints, `/v2/identities/{endpoint}`. */
