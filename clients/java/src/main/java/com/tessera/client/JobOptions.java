@@ -10,11 +10,12 @@ import java.util.Objects;
  * Options of a bulk job, immutable: each method returns a changed copy.
  *
  * <pre>{@code
- * JobOptions.defaults().template(3).limit(1).format(JobOptions.Format.JSONL)
+ * JobOptions.defaults().template(3).limit(1).format(JobOptions.Format.JSONL).purpose("fcra-employment")
  * }</pre>
  *
  * <p>Unset options are not sent, so the server's defaults apply: a CSV result (what an upload answers), template 1
- * (Full), every exact-key match and PII matches from 50, 10 identities a row, no explanation.
+ * (Full), every exact-key match and PII matches from 50, 10 identities a row, no explanation, the key's default
+ * permissible purpose.
  */
 public final class JobOptions {
   /** The result's format: the CSV an upload answers, or one JSON object a row. */
@@ -27,13 +28,14 @@ public final class JobOptions {
     }
   }
 
-  private static final JobOptions DEFAULTS = new JobOptions(null, null, null, null, null, null, null);
+  private static final JobOptions DEFAULTS = new JobOptions(null, null, null, null, null, null, null, null);
 
   private final Format format;
   private final Integer template;
   private final Double minScore;
   private final Integer limit;
   private final Boolean explain;
+  private final String purpose;
   private final String idempotencyKey;
   private final Duration timeout;
 
@@ -43,6 +45,7 @@ public final class JobOptions {
       Double minScore,
       Integer limit,
       Boolean explain,
+      String purpose,
       String idempotencyKey,
       Duration timeout) {
     this.format = format;
@@ -50,6 +53,7 @@ public final class JobOptions {
     this.minScore = minScore;
     this.limit = limit;
     this.explain = explain;
+    this.purpose = purpose;
     this.idempotencyKey = idempotencyKey;
     this.timeout = timeout;
   }
@@ -62,30 +66,50 @@ public final class JobOptions {
   /** The result's format (CSV by default). */
   public JobOptions format(Format format) {
     return new JobOptions(
-        Objects.requireNonNull(format, "format"), template, minScore, limit, explain, idempotencyKey, timeout);
+        Objects.requireNonNull(format, "format"),
+        template,
+        minScore,
+        limit,
+        explain,
+        purpose,
+        idempotencyKey,
+        timeout);
   }
 
   /** The template that shapes each identity (1, Full, by default). */
   public JobOptions template(int id) {
     if (id < 1) throw new IllegalArgumentException("template is a template id, 1 or more.");
-    return new JobOptions(format, id, minScore, limit, explain, idempotencyKey, timeout);
+    return new JobOptions(format, id, minScore, limit, explain, purpose, idempotencyKey, timeout);
   }
 
   /** Only identities scoring at least this, 0 to 100. */
   public JobOptions minScore(double score) {
     if (!(score >= 0 && score <= 100)) throw new IllegalArgumentException("minScore is 0 to 100.");
-    return new JobOptions(format, template, score, limit, explain, idempotencyKey, timeout);
+    return new JobOptions(format, template, score, limit, explain, purpose, idempotencyKey, timeout);
   }
 
   /** Identities a row, 1 to 100 (default 10). */
   public JobOptions limit(int identities) {
     if (identities < 1 || identities > 100) throw new IllegalArgumentException("limit is 1 to 100.");
-    return new JobOptions(format, template, minScore, identities, explain, idempotencyKey, timeout);
+    return new JobOptions(format, template, minScore, identities, explain, purpose, idempotencyKey, timeout);
   }
 
   /** With true, each identity carries its explanation. */
   public JobOptions explain(boolean on) {
-    return new JobOptions(format, template, minScore, limit, on, idempotencyKey, timeout);
+    return new JobOptions(format, template, minScore, limit, on, purpose, idempotencyKey, timeout);
+  }
+
+  /**
+   * The permissible purpose of the job's lookups (GLBA, DPPA or FCRA), an id such as {@code "fcra-employment"}
+   * (docs/openapi.json lists them), sent as the {@code purpose} query parameter of {@code POST /v2/jobs} and kept on
+   * the server's lookup audit trail. Without it the key's default purpose applies. Under a contract that lists
+   * purposes, a job naming none or another is a {@link PermissionException} (403) before any job exists.
+   *
+   * @throws IllegalArgumentException if the id is null or blank
+   */
+  public JobOptions purpose(String id) {
+    String checked = LookupOptions.checkedPurpose(id);
+    return new JobOptions(format, template, minScore, limit, explain, checked, idempotencyKey, timeout);
   }
 
   /**
@@ -95,7 +119,7 @@ public final class JobOptions {
    */
   public JobOptions idempotencyKey(String key) {
     String checked = LookupOptions.checkedIdempotencyKey(key);
-    return new JobOptions(format, template, minScore, limit, explain, checked, timeout);
+    return new JobOptions(format, template, minScore, limit, explain, purpose, checked, timeout);
   }
 
   /**
@@ -105,7 +129,7 @@ public final class JobOptions {
   public JobOptions timeout(Duration timeout) {
     Objects.requireNonNull(timeout, "timeout");
     if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive.");
-    return new JobOptions(format, template, minScore, limit, explain, idempotencyKey, timeout);
+    return new JobOptions(format, template, minScore, limit, explain, purpose, idempotencyKey, timeout);
   }
 
   public Format format() {
@@ -128,6 +152,11 @@ public final class JobOptions {
     return explain;
   }
 
+  /** The permissible purpose id, or null for the key's default. */
+  public String purpose() {
+    return purpose;
+  }
+
   public String idempotencyKey() {
     return idempotencyKey;
   }
@@ -145,6 +174,7 @@ public final class JobOptions {
     if (minScore != null) q.put("minScore", BigDecimal.valueOf(minScore).stripTrailingZeros().toPlainString());
     if (limit != null) q.put("limit", limit.toString());
     if (explain != null) q.put("explain", explain.toString());
+    if (purpose != null) q.put("purpose", purpose);
     return q;
   }
 

@@ -302,7 +302,7 @@ public final class TesseraClient {
     body.put("inputs", json);
     body.putAll(options.body(format));
     byte[] bytes = Json.write(body).getBytes(StandardCharsets.UTF_8);
-    URI uri = resolve(endpoint.path(), Map.of());
+    URI uri = resolve(endpoint.path(), options.purposeQuery());
     return send("POST", uri, bytes, "application/json", idempotencyKey(options), options, stream);
   }
 

@@ -106,12 +106,47 @@ class OpenApiTest {
         Map<String, Object> param = (Map<String, Object>) p;
         if ("query".equals(param.get("in"))) names.add((String) param.get("name"));
       }
-      // A lookup's permissible purpose (issue 34): an API parameter this library does not send yet.
-      names.remove("purpose");
       List<String> expected = new ArrayList<>(e.inputs());
-      expected.addAll(List.of("template", "minScore", "explain", "limit", "format"));
+      // The options, a lookup's permissible purpose (issue 34) among them.
+      expected.addAll(List.of("template", "minScore", "explain", "limit", "format", "purpose"));
       assertEquals(new TreeSet<>(expected), new TreeSet<>(names), e.path());
+      // A batch (POST) has its options in its body but the purpose in its query; an upload (PUT) has them all there.
+      assertEquals(Set.of("purpose"), queryParameters(at(path, "post")), e.path() + " post");
+      assertEquals(
+          Set.of("template", "minScore", "explain", "limit", "purpose"), queryParameters(at(path, "put")), e.path());
     }
+  }
+
+  @Test
+  void jobOptionsAreTheDocumentsJobQuery() {
+    Set<String> documented = queryParameters(at(doc, "paths", "/v2/jobs", "post"));
+    JobOptions all =
+        JobOptions.defaults()
+            .format(JobOptions.Format.JSONL)
+            .template(2)
+            .minScore(50)
+            .limit(3)
+            .explain(true)
+            .purpose("fcra-employment");
+    Set<String> ours = new TreeSet<>(all.query("byEmail").keySet());
+    // Besides: upload, a stored upload (POST /v2/uploads) to take the rows from instead of a body, not offered here.
+    assertEquals(documented, union(ours, Set.of("upload")));
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> out = new TreeSet<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Set<String> queryParameters(Map<String, Object> operation) {
+    Set<String> names = new TreeSet<>();
+    for (Object p : (List<?>) operation.get("parameters")) {
+      Map<String, Object> param = (Map<String, Object>) p;
+      if ("query".equals(param.get("in"))) names.add((String) param.get("name"));
+    }
+    return names;
   }
 
   @Test
